@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# rtproof: one non-recursive Makefile.  Objects mirror the tree under
+# $(O) (build/, or build/san-<list>/ with SANITIZE=...), programs land in
+# $(O)/bin.  `make V=1` shows the commands.  Per-bench extras (libraries,
+# tests) live in bench/<name>/bench.mk and kernel/kernel.mk, included here.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.DEFAULT_GOAL := all
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+comma := ,
+SANITIZE ?=
+ifeq ($(SANITIZE),)
+O ?= build
+SAN_FLAGS :=
+else
+O ?= build/san-$(subst $(comma),-,$(SANITIZE))
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+BIN := $(O)/bin
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBEXEC := $(PREFIX)/lib/rtproof
+
+CFLAGS ?= -O2 -g
+# snprintf truncation is how the code bounds text; the warning is noise.
+RTP_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-format-truncation -pthread $(SAN_FLAGS)
+CPPFLAGS += -D_GNU_SOURCE -Ilib
+DEPFLAGS = -MMD -MP
+LDLIBS += -lm -pthread
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+# ---- librtproof --------------------------------------------------------
+LIB_SRCS := $(wildcard lib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+LIBA := $(O)/lib/librtproof.a
+
+$(LIBA): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(RTP_CFLAGS) $(CFLAGS) $(CFLAGS_$(word 2,$(subst /, ,$<))) $(DEPFLAGS) -c -o $@ $<
+
+# ---- benches: bench/<name>/*.c -> $(BIN)/rtproof-<name> -----------------
+# main.c holds main() alone, so unit tests can link the rest of a bench.
+BENCHES := $(sort $(notdir $(patsubst %/,%,$(wildcard bench/*/))))
+-include $(wildcard bench/*/bench.mk)
+
+define bench_rule
+$(1)_SRCS := $$(wildcard bench/$(1)/*.c)
+$(1)_OBJS := $$($(1)_SRCS:%.c=$(O)/%.o)
+$(1)_LIBOBJS := $$(filter-out $(O)/bench/$(1)/main.o,$$($(1)_OBJS))
+PROGS += $(BIN)/rtproof-$(1)
+$(BIN)/rtproof-$(1): $$($(1)_OBJS) $(LIBA)
+	@mkdir -p $$(@D)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$($(1)_OBJS) $(LIBA) $$(LDLIBS_$(1)) $$(LDLIBS)
+endef
+$(foreach b,$(BENCHES),$(eval $(call bench_rule,$(b))))
+
+$(BIN)/rtproof: scripts/rtproof
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)cp $< $@ && chmod +x $@
+PROGS += $(BIN)/rtproof
+
+all: $(PROGS)
+
+# ---- unit tests: tests/unit/test_*.c, TAP ------------------------------
+# A test named test_<bench>_*.c also links that bench's objects.
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/unit/%)
+TAP_OBJ := $(O)/tests/unit/tap.o
+bench_of = $(firstword $(filter $(BENCHES),$(word 2,$(subst _, ,$(notdir $(1))))))
+
+define unit_rule
+$(O)/tests/unit/$(1): $(O)/tests/unit/$(1).o $(TAP_OBJ) $$($(call bench_of,$(1))_LIBOBJS) $(LIBA)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call bench_of,$(1))) $$(LDLIBS_test_$(1)) $$(LDLIBS)
+endef
+$(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call unit_rule,$(t))))
+
+unit: $(UNIT_BINS)
+	$(Q)prove -e '' $(if $(V),-v) $(UNIT_BINS)
+
+# ---- fuzz targets: libFuzzer entry points, replayed over the corpus ----
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/tests/fuzz/%)
+$(O)/tests/fuzz/%: $(O)/tests/fuzz/%.o $(O)/tests/fuzz/replay.o $(cyclic_LIBOBJS) $(LIBA)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-replay: $(FUZZ_BINS)
+	$(Q)for f in $(FUZZ_BINS); do n=$${f##*/}; \
+		$$f tests/fuzz/corpus/$${n#fuzz_}/* || exit 1; done
+
+# clang + libFuzzer for real fuzzing: make fuzz FUZZ=cpulist FUZZ_TIME=60
+FUZZ ?= cpulist
+FUZZ_TIME ?= 30
+fuzz:
+	$(Q)mkdir -p build/fuzz
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
+		$(filter-out bench/cyclic/main.c,$(cyclic_SRCS)) $(LDLIBS)
+	build/fuzz/fuzz_$(FUZZ) -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)
+
+# ---- integration tests: tests/integration/*.t, TAP shell via prove -----
+INTEG ?= $(sort $(wildcard tests/integration/*.t))
+integration: all
+	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v) $(INTEG)
+
+# ---- header check: every header compiles alone --------------------------
+HDRS := $(wildcard lib/*.h bench/*/*.h)
+hdr-check:
+	$(Q)for h in $(HDRS); do \
+		printf '#include "%s"\n' $$h | $(CC) $(CPPFLAGS) -I. $(RTP_CFLAGS) -fsyntax-only -x c - \
+			|| { echo "hdr-check: $$h does not compile alone"; exit 1; }; done
+	@echo "hdr-check: $(words $(HDRS)) headers compile alone"
+
+# ---- test: everything CI runs ------------------------------------------
+TSAN_UNITS ?= test_hist test_cyclic_run
+test: all hdr-check
+	$(Q)$(MAKE) --no-print-directory unit
+	$(Q)$(MAKE) --no-print-directory fuzz-replay
+	$(Q)$(MAKE) --no-print-directory integration
+	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined unit fuzz-replay
+	$(Q)$(MAKE) --no-print-directory SANITIZE=thread tsan-check
+	@echo "test: all passed"
+
+tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all
+	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
+	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
+
+# ---- benchmarks (figures, not pass/fail) -------------------------------
+bench: bench-hist
+bench-hist: $(O)/tests/bench/bench_hist
+	$(O)/tests/bench/bench_hist
+$(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+bench-cyclic: all $(O)/tests/bench/bench_hist
+	scripts/bench-cyclic $(BENCH_ARGS)
+
+# ---- the main job --------------------------------------------------------
+DURATION ?= 30s
+run: all
+	RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof run --duration $(DURATION)
+
+# ---- install -----------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXEC)
+	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(filter-out scripts/rtproof,$(wildcard scripts/rtproof-* scripts/*.sh)) $(DESTDIR)$(LIBEXEC)/ 2>/dev/null || true
+	$(if $(wildcard scripts/*.gp),install -m 644 $(wildcard scripts/*.gp) $(DESTDIR)$(LIBEXEC)/)
+	sed -i 's|^RTPROOF_LIBEXEC_DEFAULT=.*|RTPROOF_LIBEXEC_DEFAULT=$(LIBEXEC)|' $(DESTDIR)$(PREFIX)/bin/rtproof
+
+clean:
+	rm -rf build
+
+-include kernel/kernel.mk
+
+.PHONY: all unit fuzz fuzz-replay integration hdr-check test tsan-check bench bench-hist \
+	bench-cyclic run install clean
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

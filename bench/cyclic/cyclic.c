@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-cyclic: setup, the run's supervision, and the report. */
+#include "cyclic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "opt.h"
+#include "result.h"
+#include "rt.h"
+#include "run.h"
+#include "sysinfo.h"
+
+#define TOOL "rtproof-cyclic"
+#define START_DELAY_NS	20000000ull	/* first release, after every thread is set up */
+#define TICK_NS		250000000ull	/* live display and stop checks */
+
+struct cyclic_run {
+	struct cyclic_opts o;
+	struct cyclic_shared sh;
+	struct cyclic_thread *t;
+	int n;
+	struct rtp_hist all;
+	struct rtp_sysinfo si;
+	struct timespec wall_start;
+	uint64_t end_ns;
+	const char *stopped_by;
+	char stop_detail[64];
+	bool mlocked;
+	int dma_fd;
+	struct rusage ru;
+	int live_lines;
+	struct rtp_hist snap;		/* the live display's copy */
+};
+
+static void noop_handler(int sig)
+{
+	(void)sig;
+}
+
+/* µs text for humans: upper statistics round up, the minimum rounds down. */
+static void fmt_lat(const struct cyclic_opts *o, char *buf, size_t len, uint64_t ns, bool up)
+{
+	if (o->nsecs)
+		snprintf(buf, len, "%llu", (unsigned long long)ns);
+	else if (up)
+		snprintf(buf, len, "%.1f", ceil((double)ns / 100.0) / 10.0);
+	else
+		snprintf(buf, len, "%.1f", floor((double)ns / 100.0) / 10.0);
+}
+
+static void live(struct cyclic_run *r)
+{
+	const char *u = r->o.nsecs ? "ns" : "us";
+	struct rtp_hist *snap = &r->snap;
+	char mn[24], av[24], mx[24], p99[24];
+	int i;
+
+	if (r->live_lines)
+		printf("\033[%dA", r->live_lines);
+	for (i = 0; i < r->n; i++) {
+		rtp_hist_snapshot(snap, &r->t[i].hist);
+		if (!snap->count) {
+			printf("T%-3d CPU%-3d waiting for the first release\033[K\n", i, r->t[i].cpu);
+			continue;
+		}
+		fmt_lat(&r->o, mn, sizeof(mn), snap->min, false);
+		fmt_lat(&r->o, av, sizeof(av), (uint64_t)llround(rtp_hist_mean(snap)), true);
+		fmt_lat(&r->o, mx, sizeof(mx), snap->max, true);
+		fmt_lat(&r->o, p99, sizeof(p99), rtp_hist_percentile(snap, 99), true);
+		printf("T%-3d CPU%-3d count %10llu  min %8s %s  avg %8s %s  max %8s %s  p99 %8s %s  missed %llu\033[K\n",
+		       i, r->t[i].cpu, (unsigned long long)snap->count, mn, u, av, u, mx, u, p99, u,
+		       (unsigned long long)RTP_LD(&r->t[i].missed));
+	}
+	fflush(stdout);
+	r->live_lines = r->n;
+}
+
+static void print_row(const struct cyclic_run *r, const char *t, const char *cpu,
+		      const struct rtp_hist *h, uint64_t missed)
+{
+	char f[7][24];
+	static const double p[4] = { 50, 99, 99.9, 99.99 };
+	int i;
+
+	if (!h->count) {
+		printf("%4s %4s %10s  (no samples)\n", t, cpu, "0");
+		return;
+	}
+	fmt_lat(&r->o, f[0], sizeof(f[0]), h->min, false);
+	fmt_lat(&r->o, f[1], sizeof(f[1]), (uint64_t)llround(rtp_hist_mean(h)), true);
+	for (i = 0; i < 4; i++)
+		fmt_lat(&r->o, f[2 + i], sizeof(f[2 + i]), rtp_hist_percentile(h, p[i]), true);
+	fmt_lat(&r->o, f[6], sizeof(f[6]), h->max, true);
+	printf("%4s %4s %10llu %9s %9s %9s %9s %9s %9s %9s %8llu\n", t, cpu,
+	       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4], f[5], f[6],
+	       (unsigned long long)missed);
+}
+
+struct spike_ref {
+	uint64_t when_ns;
+	uint64_t lat_ns;
+	int thread;
+	int cpu;
+};
+
+static int spike_cmp(const void *a, const void *b)
+{
+	const struct spike_ref *x = a, *y = b;
+
+	return x->lat_ns < y->lat_ns ? 1 : x->lat_ns > y->lat_ns ? -1 : 0;
+}
+
+/* The largest spikes of all threads, largest first; returns how many. */
+static int gather_spikes(const struct cyclic_run *r, struct spike_ref *out, int max)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->t[i].nspikes && n < max; k++)
+			out[n++] = (struct spike_ref){ r->t[i].spikes[k].when_ns, r->t[i].spikes[k].lat_ns,
+						       i, r->t[i].cpu };
+	qsort(out, (size_t)n, sizeof(*out), spike_cmp);
+	return n;
+}
+
+static uint64_t total_missed(const struct cyclic_run *r)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		m += r->t[i].missed;
+	return m;
+}
+
+static void summary(const struct cyclic_run *r, double secs)
+{
+	const char *u = r->o.nsecs ? "ns" : "us";
+	char a[16], b[16], interval[24];
+	int i;
+
+	rtp_format_ns(r->o.interval_ns, interval, sizeof(interval));
+	printf("\n%s: %d thread%s, SCHED_%s %d, interval %s, %.3f s, stopped by %s%s\n",
+	       TOOL, r->n, r->n == 1 ? "" : "s", r->o.policy == SCHED_FIFO ? "FIFO" :
+	       r->o.policy == SCHED_RR ? "RR" : r->o.policy == SCHED_OTHER ? "OTHER" :
+	       rtp_policy_name(r->o.policy), r->o.priority, interval, secs, r->stopped_by,
+	       r->stop_detail);
+	printf("kernel %s (preempt %s, from %s), clocksource %s%s\n", r->si.kernel_release,
+	       r->si.preempt, r->si.preempt_source, r->si.clocksource,
+	       r->si.virtualized ? ", virtualized" : "");
+	printf("%4s %4s %10s %9s %9s %9s %9s %9s %9s %9s %8s\n", "T", "CPU", "samples",
+	       "min", "avg", "p50", "p99", "p99.9", "p99.99", "max", "missed");
+	printf("%4s %4s %10s %9s %9s %9s %9s %9s %9s %9s %8s\n", "", "", "", u, u, u, u, u, u, u,
+	       "periods");
+	for (i = 0; i < r->n; i++) {
+		snprintf(a, sizeof(a), "%d", i);
+		snprintf(b, sizeof(b), "%d", r->t[i].cpu);
+		print_row(r, a, b, &r->t[i].hist, r->t[i].missed);
+	}
+	if (r->n > 1)
+		print_row(r, "all", "-", &r->all, total_missed(r));
+	if (r->o.spike_ns) {
+		struct spike_ref sp[CYCLIC_MAX_SPIKES];
+		uint64_t total = 0;
+		char thr[24], l[24];
+		int n;
+
+		n = gather_spikes(r, sp, CYCLIC_MAX_SPIKES);
+		for (i = 0; i < r->n; i++)
+			total += r->t[i].spikes_total;
+		rtp_format_ns(r->o.spike_ns, thr, sizeof(thr));
+		printf("spikes above %s: %llu%s\n", thr, (unsigned long long)total,
+		       total > (uint64_t)n ? " (largest kept shown)" : "");
+		if (n)
+			printf("%12s %4s %4s %12s\n", "time (s)", "T", "CPU", r->o.nsecs ? "lat (ns)" : "lat (us)");
+		for (i = 0; i < n; i++) {
+			fmt_lat(&r->o, l, sizeof(l), sp[i].lat_ns, true);
+			printf("%12.6f %4d %4d %12s\n", (double)sp[i].when_ns / 1e9, sp[i].thread,
+			       sp[i].cpu, l);
+		}
+	}
+}
+
+/* cyclictest's text histogram, for the plotting recipes built around it. */
+static void write_histfile(const struct cyclic_run *r, FILE *f)
+{
+	uint64_t b, all;
+	int i;
+
+	fprintf(f, "# Histogram\n");
+	for (b = 0; b < r->o.histogram_us; b++) {
+		fprintf(f, "%06llu", (unsigned long long)b);
+		all = 0;
+		for (i = 0; i < r->n; i++) {
+			fprintf(f, "\t%06llu", (unsigned long long)r->t[i].us_hist[b]);
+			all += r->t[i].us_hist[b];
+		}
+		if (r->n > 1)
+			fprintf(f, "\t%06llu", (unsigned long long)all);
+		fputc('\n', f);
+	}
+	fprintf(f, "# Total:");
+	for (i = 0; i < r->n; i++)
+		fprintf(f, " %09llu", (unsigned long long)r->t[i].hist.count);
+	if (r->n > 1)
+		fprintf(f, " %09llu", (unsigned long long)r->all.count);
+	fprintf(f, "\n# Min Latencies:");
+	for (i = 0; i < r->n; i++)
+		fprintf(f, " %05llu", (unsigned long long)(r->t[i].hist.count ? r->t[i].hist.min / 1000 : 0));
+	fprintf(f, "\n# Avg Latencies:");
+	for (i = 0; i < r->n; i++)
+		fprintf(f, " %05llu", (unsigned long long)llround(rtp_hist_mean(&r->t[i].hist) / 1000));
+	fprintf(f, "\n# Max Latencies:");
+	for (i = 0; i < r->n; i++)
+		fprintf(f, " %05llu", (unsigned long long)((r->t[i].hist.max + 999) / 1000));
+	fprintf(f, "\n# Histogram Overflows:");
+	for (i = 0; i < r->n; i++)
+		fprintf(f, " %05llu", (unsigned long long)r->t[i].us_overflow);
+	fprintf(f, "\n# Missed Periods:");
+	for (i = 0; i < r->n; i++)
+		fprintf(f, " %05llu", (unsigned long long)r->t[i].missed);
+	fprintf(f, "\n# Units: bucket = 1 us of wake-up latency (truncated), Max rounded up\n");
+}
+
+static void write_json(struct cyclic_run *r, struct rtp_result *res, int argc, char **argv)
+{
+	struct rtp_json *j = &res->json;
+	const struct cyclic_opts *o = &r->o;
+	char cpus[256];
+	int i;
+
+	rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
+	rtp_format_cpulist(&o->cpus, cpus, sizeof(cpus));
+	rtp_json_begin_object(j, "params");
+	rtp_json_string(j, "policy", rtp_policy_name(o->policy));
+	rtp_json_int(j, "priority", o->priority);
+	rtp_json_double(j, "interval_us", (double)o->interval_ns / 1e3);
+	rtp_json_double(j, "distance_us", (double)o->distance_ns / 1e3);
+	rtp_json_uint(j, "loops", o->loops);
+	if (o->duration_ns)
+		rtp_json_double(j, "duration_s", (double)o->duration_ns / 1e9);
+	else
+		rtp_json_null(j, "duration_s");
+	rtp_json_int(j, "threads", r->n);
+	rtp_json_string(j, "cpus", cpus);
+	rtp_json_string(j, "timer", o->timer == CYCLIC_TIMERFD ? "timerfd" :
+			o->relative ? "nanosleep-relative" : "nanosleep-absolute");
+	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
+	rtp_json_bool(j, "mlockall", r->mlocked);
+	if (r->dma_fd >= 0)
+		rtp_json_int(j, "cpu_dma_latency_us", o->dma_latency_us);
+	else
+		rtp_json_null(j, "cpu_dma_latency_us");
+	rtp_json_uint(j, "histogram_us", o->histogram_us);
+	rtp_json_double(j, "max_latency_us", (double)o->max_latency_ns / 1e3);
+	rtp_json_double(j, "breaktrace_us", (double)o->breaktrace_ns / 1e3);
+	rtp_json_double(j, "spike_us", (double)o->spike_ns / 1e3);
+	rtp_json_end_object(j);
+
+	rtp_json_begin_object(j, "load");
+	rtp_json_string(j, "name", o->load);
+	rtp_json_end_object(j);
+
+	rtp_json_begin_array(j, "metrics");
+	for (i = 0; i <= r->n; i++) {
+		bool all = i == r->n;
+		const struct rtp_hist *h = all ? &r->all : &r->t[i].hist;
+
+		rtp_json_begin_object(j, NULL);
+		rtp_json_string(j, "name", "wakeup_latency");
+		rtp_json_string(j, "unit", "ns");
+		if (all) {
+			rtp_json_string(j, "cpu", "all");
+			rtp_json_string(j, "thread", "all");
+		} else {
+			rtp_json_int(j, "cpu", r->t[i].cpu);
+			rtp_json_int(j, "thread", i);
+		}
+		rtp_json_hist(j, h, true);
+		rtp_json_uint(j, "missed", all ? total_missed(r) : r->t[i].missed);
+		rtp_json_end_object(j);
+	}
+	rtp_json_end_array(j);
+
+	rtp_json_begin_object(j, "events");
+	rtp_json_uint(j, "missed", total_missed(r));
+	{
+		uint64_t early = 0, spikes = 0;
+
+		for (i = 0; i < r->n; i++) {
+			early += r->t[i].early;
+			spikes += r->t[i].spikes_total;
+		}
+		rtp_json_uint(j, "early", early);
+		rtp_json_uint(j, "spikes", spikes);
+	}
+	rtp_json_uint(j, "overflow", r->all.overflow);
+	rtp_json_string(j, "stopped_by", r->stopped_by);
+	if (r->sh.broke) {
+		rtp_json_begin_object(j, "breaktrace");
+		rtp_json_int(j, "thread", r->sh.break_thread);
+		rtp_json_int(j, "cpu", r->t[r->sh.break_thread].cpu);
+		rtp_json_uint(j, "latency_ns", r->sh.break_lat_ns);
+		rtp_json_end_object(j);
+	}
+	rtp_json_end_object(j);
+
+	if (o->spike_ns) {
+		struct spike_ref sp[CYCLIC_MAX_SPIKES];
+		int n = gather_spikes(r, sp, CYCLIC_MAX_SPIKES);
+
+		rtp_json_begin_object(j, "spikes");
+		rtp_json_uint(j, "threshold_ns", o->spike_ns);
+		rtp_json_begin_array(j, "largest");
+		for (i = 0; i < n; i++) {
+			rtp_json_begin_object(j, NULL);
+			rtp_json_double(j, "time_s", (double)sp[i].when_ns / 1e9);
+			rtp_json_int(j, "cpu", sp[i].cpu);
+			rtp_json_int(j, "thread", sp[i].thread);
+			rtp_json_uint(j, "latency_ns", sp[i].lat_ns);
+			rtp_json_end_object(j);
+		}
+		rtp_json_end_array(j);
+		rtp_json_end_object(j);
+	}
+
+	rtp_json_begin_object(j, "resources");
+	rtp_json_double(j, "cpu_user_s", (double)r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6);
+	rtp_json_double(j, "cpu_sys_s", (double)r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6);
+	rtp_json_int(j, "max_rss_kib", r->ru.ru_maxrss);
+	rtp_json_uint(j, "hist_bytes_per_thread", sizeof(struct rtp_hist));
+	rtp_json_end_object(j);
+}
+
+static void decide(struct cyclic_run *r, struct rtp_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->status = RTP_PASS;
+	if (!r->all.count) {
+		v->status = RTP_ERROR;
+		snprintf(v->reason, sizeof(v->reason), "no samples were taken (stopped by %s)",
+			 r->stopped_by);
+		return;
+	}
+	if (r->o.max_latency_ns)
+		rtp_verdict_check(v, "max wakeup_latency", "<=", (double)r->o.max_latency_ns / 1e3,
+				  (double)r->all.max / 1e3, "us");
+	if (r->sh.broke)
+		rtp_verdict_check(v, "breaktrace", "<=", (double)r->o.breaktrace_ns / 1e3,
+				  (double)r->sh.break_lat_ns / 1e3, "us");
+	if (v->status == RTP_FAIL)
+		snprintf(v->reason, sizeof(v->reason), "max %.1f us exceeds the %s of %.1f us",
+			 (double)r->all.max / 1e3, r->sh.broke ? "breaktrace threshold" : "budget",
+			 (double)(r->sh.broke ? r->o.breaktrace_ns : r->o.max_latency_ns) / 1e3);
+	else if (r->o.max_latency_ns)
+		snprintf(v->reason, sizeof(v->reason), "max %.1f us within the budget of %.1f us",
+			 (double)r->all.max / 1e3, (double)r->o.max_latency_ns / 1e3);
+	else
+		snprintf(v->reason, sizeof(v->reason),
+			 "no latency budget given (--max-latency): figures only");
+}
+
+static int skip(struct cyclic_run *r, struct rtp_result *res, bool have_json, int argc,
+		char **argv, const char *why)
+{
+	struct rtp_verdict v = { .status = RTP_SKIP };
+
+	rtp_error("cannot measure here: %s", why);
+	if (have_json) {
+		snprintf(v.reason, sizeof(v.reason), "%s", why);
+		rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
+		rtp_json_begin_array(&res->json, "metrics");
+		rtp_json_end_array(&res->json);
+		if (rtp_result_commit(res, 0, &v))
+			rtp_error("--json %s: cannot write", r->o.json);
+	}
+	return RTP_EXIT_SKIP;
+}
+
+static int open_tracemark(struct cyclic_run *r)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/tracing_on", roots[i]);
+		r->sh.tracing_on_fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (r->sh.tracing_on_fd < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/trace_marker", roots[i]);
+		r->sh.trace_marker_fd = open(path, O_WRONLY | O_CLOEXEC);
+		return 0;
+	}
+	return -errno;
+}
+
+int cyclic_main(int argc, char **argv)
+{
+	struct rtp_result res;
+	struct rtp_afile hist;
+	struct cyclic_run *r;
+	struct rtp_verdict v;
+	struct sigaction sa;
+	bool have_json = false, have_hist = false;
+	char why[512];
+	sigset_t sigs;
+	uint64_t deadline = 0, now;
+	int ret, i, c, code = RTP_EXIT_ERROR, started = 0;
+
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		rtp_error("out of memory");
+		return RTP_EXIT_ERROR;
+	}
+	r->dma_fd = -1;
+	r->sh.trace_marker_fd = r->sh.tracing_on_fd = -1;
+	ret = cyclic_parse(&r->o, argc, argv);
+	if (ret) {
+		code = ret == CYCLIC_HELP_SHOWN ? RTP_EXIT_PASS : ret;
+		goto out_free;
+	}
+	/* Signals first: a SIGINT during setup stops the run cleanly later. */
+	ret = rtp_signals_block(&sigs);
+	if (ret) {
+		rtp_error("cannot block signals: %s", strerror(-ret));
+		goto out_free;
+	}
+	rtp_sysinfo_read(&r->si);
+	clock_gettime(CLOCK_REALTIME, &r->wall_start);
+
+	if (r->o.json) {
+		ret = rtp_result_open(&res, r->o.json);
+		if (ret) {
+			rtp_error("--json %s: cannot create: %s", r->o.json, strerror(-ret));
+			goto out_free;
+		}
+		have_json = true;
+	}
+	if (r->o.histfile) {
+		ret = rtp_afile_open(&hist, r->o.histfile);
+		if (ret) {
+			rtp_error("--histfile %s: cannot create: %s", r->o.histfile, strerror(-ret));
+			goto out_outputs;
+		}
+		have_hist = true;
+	}
+	if (rtp_policy_is_rt(r->o.policy) && !rtp_can_rt(r->o.priority > 0 ? r->o.priority : 1,
+							  why, sizeof(why))) {
+		if (have_hist)
+			rtp_afile_abort(&hist);
+		have_hist = false;
+		code = skip(r, &res, have_json, argc, argv, why);
+		have_json = false;	/* committed or removed by skip() */
+		goto out_free;
+	}
+	if (r->o.tracemark && open_tracemark(r))
+		rtp_warn("--tracemark: tracefs is not writable here; breaktrace will stop without a mark");
+
+	r->n = r->o.nthreads ? r->o.nthreads : CPU_COUNT(&r->o.cpus);
+	r->t = aligned_alloc(64, ((sizeof(*r->t) * (size_t)r->n) + 63) & ~(size_t)63);
+	if (!r->t) {
+		rtp_error("out of memory for %d threads", r->n);
+		goto out_outputs;
+	}
+	memset(r->t, 0, sizeof(*r->t) * (size_t)r->n);
+	for (i = 0, c = -1; i < r->n; i++) {
+		do
+			c = (c + 1) % CPU_SETSIZE;
+		while (!CPU_ISSET(c, &r->o.cpus));
+		r->t[i].id = i;
+		r->t[i].cpu = c;
+		r->t[i].sh = &r->sh;
+		rtp_hist_init(&r->t[i].hist);
+		if (r->o.histogram_us) {
+			r->t[i].us_hist = calloc(r->o.histogram_us, sizeof(uint64_t));
+			if (!r->t[i].us_hist) {
+				rtp_error("-h %llu: out of memory", (unsigned long long)r->o.histogram_us);
+				goto out_threads;
+			}
+		}
+	}
+	rtp_hist_init(&r->all);
+
+	if (r->o.mlock) {
+		ret = rtp_mlock_all(256 * 1024);
+		if (ret)
+			rtp_warn("mlockall: %s; page faults may add latency", strerror(-ret));
+		r->mlocked = !ret;
+	}
+	if (r->o.dma_latency_us >= 0) {
+		r->dma_fd = rtp_dma_latency_open(r->o.dma_latency_us);
+		if (r->dma_fd < 0)
+			rtp_warn("/dev/cpu_dma_latency: %s; deep idle states may add latency",
+				 strerror(-r->dma_fd));
+	}
+	if (r->o.main_affinity_set) {
+		ret = rtp_pin_set(0, &r->o.main_affinity);
+		if (ret)
+			rtp_warn("--mainaffinity: %s", strerror(-ret));
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = noop_handler;	/* no SA_RESTART: sleeps return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+
+	r->sh.o = &r->o;
+	pthread_barrier_init(&r->sh.ready, NULL, (unsigned)r->n + 1);
+	pthread_barrier_init(&r->sh.go, NULL, (unsigned)r->n + 1);
+	for (i = 0; i < r->n; i++) {
+		ret = pthread_create(&r->t[i].th, NULL, cyclic_thread_main, &r->t[i]);
+		if (ret) {
+			rtp_error("cannot start thread %d: %s", i, strerror(ret));
+			/* Let the started ones through their barriers, told to stop. */
+			__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
+			pthread_barrier_destroy(&r->sh.ready);
+			pthread_barrier_destroy(&r->sh.go);
+			for (c = 0; c < i; c++)
+				pthread_cancel(r->t[c].th);
+			for (c = 0; c < i; c++)
+				pthread_join(r->t[c].th, NULL);
+			goto out_threads;
+		}
+		started++;
+	}
+	pthread_barrier_wait(&r->sh.ready);
+	for (i = 0; i < r->n; i++) {
+		if (r->t[i].err) {
+			rtp_error("thread %d (CPU %d): cannot %s: %s", i, r->t[i].cpu,
+				  r->t[i].err_what, strerror(-r->t[i].err));
+			__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
+		}
+	}
+	r->sh.start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	pthread_barrier_wait(&r->sh.go);
+	if (__atomic_load_n(&r->sh.stop, __ATOMIC_ACQUIRE)) {
+		for (i = 0; i < r->n; i++)
+			pthread_join(r->t[i].th, NULL);
+		goto out_threads;
+	}
+	if (r->o.duration_ns)
+		deadline = r->sh.start_ns + r->o.duration_ns;
+
+	r->stopped_by = "signal";
+	for (;;) {
+		uint64_t wait = TICK_NS;
+		bool all_done = true;
+
+		now = rtp_now_ns(CLOCK_MONOTONIC);
+		if (deadline && now >= deadline) {
+			r->stopped_by = "duration";
+			break;
+		}
+		if (deadline && deadline - now < wait)
+			wait = deadline - now;
+		ret = rtp_signals_wait(&sigs, wait);
+		if (ret > 0) {
+			r->stopped_by = "signal";
+			snprintf(r->stop_detail, sizeof(r->stop_detail), " (%s)", sigabbrev_np(ret));
+			break;
+		}
+		if (__atomic_load_n(&r->sh.broke, __ATOMIC_ACQUIRE)) {
+			r->stopped_by = "breaktrace";
+			break;
+		}
+		for (i = 0; i < r->n; i++)
+			all_done &= __atomic_load_n(&r->t[i].done, __ATOMIC_ACQUIRE);
+		if (all_done) {
+			r->stopped_by = "loops";
+			break;
+		}
+		if (!r->o.quiet && isatty(STDOUT_FILENO))
+			live(r);
+	}
+	__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < r->n; i++)
+		if (!__atomic_load_n(&r->t[i].done, __ATOMIC_ACQUIRE))
+			pthread_kill(r->t[i].th, SIGUSR1);
+	for (i = 0; i < r->n; i++)
+		pthread_join(r->t[i].th, NULL);
+	r->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
+	if (r->sh.broke)
+		r->stopped_by = "breaktrace";
+	getrusage(RUSAGE_SELF, &r->ru);
+	for (i = 0; i < r->n; i++)
+		rtp_hist_merge(&r->all, &r->t[i].hist);
+
+	decide(r, &v);
+	summary(r, (double)(r->end_ns - r->sh.start_ns) / 1e9);
+	printf("verdict: %s: %s\n", rtp_status_name(v.status), v.reason);
+	if (r->o.histogram_us) {
+		if (have_hist) {
+			write_histfile(r, hist.f);
+			have_hist = false;
+			ret = rtp_afile_commit(&hist);
+			if (ret) {
+				rtp_error("--histfile %s: cannot write: %s", r->o.histfile, strerror(-ret));
+				v.status = RTP_ERROR;
+			}
+		} else {
+			write_histfile(r, stdout);
+		}
+	}
+	if (have_json) {
+		write_json(r, &res, argc, argv);
+		have_json = false;
+		ret = rtp_result_commit(&res, (double)(r->end_ns - r->sh.start_ns) / 1e9, &v);
+		if (ret) {
+			rtp_error("--json %s: cannot write: %s", r->o.json, strerror(-ret));
+			v.status = RTP_ERROR;
+		}
+	}
+	fflush(stdout);
+	code = rtp_status_exit(v.status);
+
+out_threads:
+	for (i = 0; r->t && i < r->n; i++)
+		free(r->t[i].us_hist);
+	free(r->t);
+	(void)started;
+out_outputs:
+	if (have_hist)
+		rtp_afile_abort(&hist);
+	if (have_json)
+		rtp_result_abort(&res);
+out_free:
+	rtp_dma_latency_close(r->dma_fd);
+	if (r->sh.trace_marker_fd >= 0)
+		close(r->sh.trace_marker_fd);
+	if (r->sh.tracing_on_fd >= 0)
+		close(r->sh.tracing_on_fd);
+	free(r);
+	return code;
+}

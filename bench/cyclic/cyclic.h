@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_CYCLIC_H
+#define RTP_CYCLIC_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+enum cyclic_timer { CYCLIC_NANOSLEEP, CYCLIC_TIMERFD };
+
+struct cyclic_opts {
+	int priority;
+	int policy;
+	uint64_t interval_ns;
+	uint64_t distance_ns;
+	uint64_t loops;			/* 0: until the duration or a signal */
+	uint64_t duration_ns;		/* 0: until the loops or a signal */
+	int nthreads;			/* 0: one per CPU of 'cpus' */
+	cpu_set_t cpus;			/* threads are pinned round-robin over these */
+	bool main_affinity_set;
+	cpu_set_t main_affinity;
+	bool mlock;
+	int dma_latency_us;		/* -1: leave /dev/cpu_dma_latency alone */
+	bool quiet;
+	bool nsecs;
+	uint64_t histogram_us;		/* 0: no text histogram */
+	const char *histfile;
+	const char *json;
+	uint64_t breaktrace_ns;		/* 0: off */
+	bool tracemark;
+	uint64_t spike_ns;		/* 0: off */
+	uint64_t max_latency_ns;	/* 0: no budget */
+	enum cyclic_timer timer;
+	bool relative;
+	const char *load;
+};
+
+/* Returns 0, or an exit code (1 bad usage) after printing the error; 5 = help shown. */
+#define CYCLIC_HELP_SHOWN 5
+int cyclic_parse(struct cyclic_opts *o, int argc, char **argv);
+void cyclic_defaults(struct cyclic_opts *o);
+
+#define CYCLIC_MAX_SPIKES 64
+
+struct cyclic_spike {
+	uint64_t when_ns;	/* since the common start */
+	uint64_t lat_ns;
+};
+
+struct cyclic_shared;
+
+struct cyclic_thread {
+	struct rtp_hist hist;		/* first: large and cache-line aligned */
+	int id;
+	int cpu;
+	pthread_t th;
+	int tid;
+	int err;			/* setup error (-errno), reported by main */
+	const char *err_what;
+	uint64_t missed;		/* periods passed over entirely (relaxed atomic) */
+	uint64_t early;			/* wake-ups before the release time (never expected) */
+	uint64_t *us_hist;		/* text histogram, opts.histogram_us buckets */
+	uint64_t us_overflow;
+	uint64_t spikes_total;
+	int nspikes;
+	struct cyclic_spike spikes[CYCLIC_MAX_SPIKES];
+	uint64_t first_release_ns;
+	bool done;			/* relaxed atomic */
+	struct cyclic_shared *sh;
+};
+
+struct cyclic_shared {
+	const struct cyclic_opts *o;
+	pthread_barrier_t ready;
+	pthread_barrier_t go;
+	uint64_t start_ns;		/* CLOCK_MONOTONIC release of the first period */
+	int stop;			/* relaxed atomic: workers poll it */
+	int broke;			/* breaktrace fired (atomic) */
+	uint64_t break_lat_ns;
+	int break_thread;
+	int trace_marker_fd;		/* -1 unless --tracemark */
+	int tracing_on_fd;
+};
+
+void *cyclic_thread_main(void *arg);
+
+/* The whole program; returns its exit code. */
+int cyclic_main(int argc, char **argv);
+
+#endif /* RTP_CYCLIC_H */

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The measuring thread.  Between wake-ups: a clock read, a histogram
+ * update and a few compares; nothing else (no printf, malloc, locks or
+ * syscalls besides the sleep and the clock).
+ */
+#include "cyclic.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt.h"
+#include "run.h"
+
+#define STACK_PREFAULT (64 * 1024)
+
+static void spike(struct cyclic_thread *t, uint64_t when, uint64_t lat)
+{
+	int i, lo = 0;
+
+	t->spikes_total++;
+	if (t->nspikes < CYCLIC_MAX_SPIKES) {
+		t->spikes[t->nspikes].when_ns = when;
+		t->spikes[t->nspikes].lat_ns = lat;
+		t->nspikes++;
+		return;
+	}
+	/* Keep the largest: replace the smallest kept one. */
+	for (i = 1; i < CYCLIC_MAX_SPIKES; i++)
+		if (t->spikes[i].lat_ns < t->spikes[lo].lat_ns)
+			lo = i;
+	if (lat > t->spikes[lo].lat_ns) {
+		t->spikes[lo].when_ns = when;
+		t->spikes[lo].lat_ns = lat;
+	}
+}
+
+static void breaktrace(struct cyclic_thread *t, uint64_t lat)
+{
+	struct cyclic_shared *sh = t->sh;
+	char msg[128];
+	int n;
+
+	if (__atomic_exchange_n(&sh->broke, 1, __ATOMIC_ACQ_REL))
+		return;
+	/* The run ends here: the syscalls below are outside the measurement. */
+	if (sh->tracing_on_fd >= 0) {
+		n = snprintf(msg, sizeof(msg), "rtproof-cyclic: hit latency threshold (%llu > %llu ns) on thread %d\n",
+			     (unsigned long long)lat, (unsigned long long)sh->o->breaktrace_ns, t->id);
+		if (sh->trace_marker_fd >= 0 && write(sh->trace_marker_fd, msg, (size_t)n) < 0) {
+			/* reported by main as missing marks; nothing to do here */
+		}
+		if (write(sh->tracing_on_fd, "0", 1) < 0) {
+			/* idem */
+		}
+	}
+	sh->break_lat_ns = lat;
+	sh->break_thread = t->id;
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
+}
+
+static inline void account(struct cyclic_thread *t, const struct cyclic_opts *o,
+			   uint64_t release, uint64_t now)
+{
+	uint64_t lat;
+
+	if (__builtin_expect(now < release, 0)) {
+		t->early++;
+		return;
+	}
+	lat = now - release;
+	rtp_hist_record(&t->hist, lat);
+	if (t->us_hist) {
+		uint64_t us = lat / 1000;
+
+		if (us < o->histogram_us)
+			t->us_hist[us]++;
+		else
+			t->us_overflow++;
+	}
+	if (o->spike_ns && lat > o->spike_ns)
+		spike(t, release - t->sh->start_ns, lat);
+	if (o->breaktrace_ns && lat > o->breaktrace_ns)
+		breaktrace(t, lat);
+}
+
+static int setup(struct cyclic_thread *t)
+{
+	const struct cyclic_opts *o = t->sh->o;
+	struct rtp_sched s = { .policy = o->policy, .priority = o->priority };
+	int ret;
+
+	t->tid = rtp_gettid();
+	ret = rtp_pin_cpu(0, t->cpu);
+	if (ret) {
+		t->err_what = "pin to its CPU";
+		return ret;
+	}
+	if (o->policy == SCHED_DEADLINE) {
+		s.runtime_ns = o->interval_ns / 10 > 50000 ? o->interval_ns / 10 : 50000;
+		s.deadline_ns = o->interval_ns;
+		s.period_ns = o->interval_ns;
+	}
+	ret = rtp_sched_set(0, &s);
+	if (ret) {
+		t->err_what = "set its scheduling policy";
+		return ret;
+	}
+	/* SCHED_OTHER sleepers get 50 us of timer slack by default. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	rtp_prefault_stack(STACK_PREFAULT);
+	return 0;
+}
+
+static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
+{
+	struct cyclic_shared *sh = t->sh;
+	uint64_t next = t->first_release_ns, now, cycles = 0;
+	struct timespec ts;
+	int ret;
+
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
+		if (o->relative) {
+			uint64_t before = rtp_now_ns(CLOCK_MONOTONIC);
+			uint64_t wait = cycles ? o->interval_ns : (next > before ? next - before : 0);
+
+			ts = rtp_ns_ts(wait);
+			next = before + wait;
+			ret = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+		} else {
+			ts = rtp_ns_ts(next);
+			ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+		if (ret == EINTR)
+			continue;	/* woken to stop, or to be re-slept: no sample */
+		now = rtp_now_ns(CLOCK_MONOTONIC);
+		account(t, o, next, now);
+		cycles++;
+		if (o->loops && cycles >= o->loops)
+			break;
+		if (o->relative)
+			continue;
+		next += o->interval_ns;
+		if (now >= next) {
+			uint64_t k = (now - next) / o->interval_ns + 1;
+
+			RTP_ST(&t->missed, RTP_LD(&t->missed) + k);
+			next += k * o->interval_ns;
+		}
+	}
+}
+
+static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
+{
+	struct cyclic_shared *sh = t->sh;
+	struct itimerspec its;
+	uint64_t served = 0, cycles = 0, exp, now, release;
+	ssize_t n;
+	int fd;
+
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (fd < 0) {
+		t->err = -errno;
+		t->err_what = "create its timerfd";
+		return;
+	}
+	its.it_value = rtp_ns_ts(t->first_release_ns);
+	its.it_interval = rtp_ns_ts(o->interval_ns);
+	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL)) {
+		t->err = -errno;
+		t->err_what = "arm its timerfd";
+		close(fd);
+		return;
+	}
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
+		n = read(fd, &exp, sizeof(exp));
+		if (n != sizeof(exp))
+			continue;	/* EINTR: check the stop flag */
+		now = rtp_now_ns(CLOCK_MONOTONIC);
+		release = t->first_release_ns + served * o->interval_ns;
+		account(t, o, release, now);
+		served += exp;
+		if (exp > 1)
+			RTP_ST(&t->missed, RTP_LD(&t->missed) + exp - 1);
+		cycles++;
+		if (o->loops && cycles >= o->loops)
+			break;
+	}
+	close(fd);
+}
+
+void *cyclic_thread_main(void *arg)
+{
+	struct cyclic_thread *t = arg;
+	struct cyclic_shared *sh = t->sh;
+	const struct cyclic_opts *o = sh->o;
+
+	t->err = setup(t);
+	pthread_barrier_wait(&sh->ready);
+	pthread_barrier_wait(&sh->go);
+	if (t->err || __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
+		goto out;
+	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->distance_ns;
+	if (o->timer == CYCLIC_TIMERFD)
+		run_timerfd(t, o);
+	else
+		run_nanosleep(t, o);
+out:
+	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_HIST_H
+#define RTP_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Log-linear latency histogram (the fio "plat" / HdrHistogram scheme).
+ *
+ * Values below 2^(B+1) get a bucket each.  Above, every power of two
+ * [2^k, 2^(k+1)) is split into 2^B equal sub-buckets, so a bucket is at
+ * most 2^-B of its lower edge wide.  With B = RTP_HIST_SUB_BITS = 7 the
+ * upper edge overstates a value by less than 0.79 %.
+ *
+ * Values at or above 2^(RTP_HIST_MAX_MSB+1) ns (~68.7 s) are counted in
+ * 'overflow'; they still take part in count, sum, min and max, which are
+ * exact.  The struct is of fixed size (no allocation) and is meant to be
+ * owned by one thread; merge after the threads have stopped.
+ */
+#define RTP_HIST_SUB_BITS	7
+#define RTP_HIST_SUB		(1u << RTP_HIST_SUB_BITS)
+#define RTP_HIST_MAX_MSB	35
+#define RTP_HIST_NBUCKETS	((RTP_HIST_MAX_MSB - RTP_HIST_SUB_BITS + 2) * RTP_HIST_SUB)
+#define RTP_HIST_LIMIT		(UINT64_C(1) << (RTP_HIST_MAX_MSB + 1))
+
+struct rtp_hist {
+	uint64_t count;		/* every recorded value, overflow included */
+	uint64_t min;		/* exact; UINT64_MAX while empty */
+	uint64_t max;		/* exact */
+	uint64_t sum;		/* exact sum of values */
+	unsigned __int128 sumsq;	/* exact sum of squares, for stddev */
+	uint64_t overflow;	/* values >= RTP_HIST_LIMIT */
+	uint64_t buckets[RTP_HIST_NBUCKETS];
+};
+
+void rtp_hist_init(struct rtp_hist *h);
+
+static inline unsigned rtp_hist_index(uint64_t v)
+{
+	unsigned msb, shift;
+
+	if (v < 2 * RTP_HIST_SUB)
+		return (unsigned)v;
+	msb = 63 - (unsigned)__builtin_clzll(v);
+	shift = msb - RTP_HIST_SUB_BITS;
+	return shift * RTP_HIST_SUB + (unsigned)(v >> shift);
+}
+
+/*
+ * The hot path: a handful of instructions.  The owner is the only writer;
+ * its stores are relaxed atomics (plain moves on x86) so that another
+ * thread may read a live view with rtp_hist_snapshot() without a data
+ * race.  sumsq is the owner's alone.
+ */
+#define RTP_LD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
+#define RTP_ST(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
+static inline void rtp_hist_record(struct rtp_hist *h, uint64_t v)
+{
+	RTP_ST(&h->count, RTP_LD(&h->count) + 1);
+	RTP_ST(&h->sum, RTP_LD(&h->sum) + v);
+	h->sumsq += (unsigned __int128)v * v;
+	if (v < RTP_LD(&h->min))
+		RTP_ST(&h->min, v);
+	if (v > RTP_LD(&h->max))
+		RTP_ST(&h->max, v);
+	if (__builtin_expect(v >= RTP_HIST_LIMIT, 0)) {
+		RTP_ST(&h->overflow, RTP_LD(&h->overflow) + 1);
+	} else {
+		uint64_t *b = &h->buckets[rtp_hist_index(v)];
+
+		RTP_ST(b, RTP_LD(b) + 1);
+	}
+}
+
+/*
+ * A live copy of a histogram another thread is recording into (all but
+ * sumsq, which reads as 0).  Figures may be a few samples apart from each
+ * other; use it for progress displays, never for the final result.
+ */
+void rtp_hist_snapshot(struct rtp_hist *dst, const struct rtp_hist *src);
+
+/* Inclusive value range [*lo, *hi] covered by bucket idx. */
+void rtp_hist_bucket_range(unsigned idx, uint64_t *lo, uint64_t *hi);
+
+/* dst += src. */
+void rtp_hist_merge(struct rtp_hist *dst, const struct rtp_hist *src);
+
+double rtp_hist_mean(const struct rtp_hist *h);
+double rtp_hist_stddev(const struct rtp_hist *h);
+
+/*
+ * The p-th percentile (0 < p <= 100): the upper edge of the bucket holding
+ * the ceil(p/100 * count)-th smallest value, capped at the exact maximum.
+ * It never understates the true percentile.  0 on an empty histogram.
+ */
+uint64_t rtp_hist_percentile(const struct rtp_hist *h, double p);
+
+/* Calls fn for every non-empty bucket in ascending order; stops on nonzero. */
+int rtp_hist_foreach(const struct rtp_hist *h,
+		     int (*fn)(uint64_t lo, uint64_t hi, uint64_t count, void *arg),
+		     void *arg);
+
+/* Standard percentile set reported everywhere. */
+#define RTP_NPCT 6
+extern const double rtp_pct_values[RTP_NPCT];
+extern const char *const rtp_pct_names[RTP_NPCT];
+
+#endif /* RTP_HIST_H */

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_RESULT_H
+#define RTP_RESULT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "hist.h"
+#include "json.h"
+#include "sysinfo.h"
+
+#define RTP_SCHEMA	"rtproof/1"
+#define RTP_VERSION	"0.1.0"
+
+/* Exit codes shared by every program. */
+enum {
+	RTP_EXIT_PASS = 0,
+	RTP_EXIT_ERROR = 1,
+	RTP_EXIT_FAIL = 2,
+	RTP_EXIT_SKIP = 4,
+};
+
+enum rtp_status { RTP_PASS, RTP_FAIL, RTP_SKIP, RTP_ERROR };
+const char *rtp_status_name(enum rtp_status s);
+int rtp_status_exit(enum rtp_status s);
+
+#define RTP_MAX_CRITERIA 16
+struct rtp_criterion {
+	char name[64];		/* e.g. "max wakeup_latency" */
+	char op[4];		/* "<=", "==", ">=" */
+	double limit;
+	double observed;
+	char unit[16];
+	bool pass;
+};
+
+struct rtp_verdict {
+	enum rtp_status status;
+	char reason[512];
+	int ncriteria;
+	struct rtp_criterion criteria[RTP_MAX_CRITERIA];
+};
+
+/* Appends a criterion and folds its outcome into v->status. */
+void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
+		       double limit, double observed, const char *unit);
+
+/*
+ * A file written whole or not at all: opened as "<path>.tmp.XXXXXX" in the
+ * target's directory (so an unwritable path fails before a run starts),
+ * fsynced and renamed into place on commit, removed on abort.  "-" is
+ * stdout, written directly.
+ */
+struct rtp_afile {
+	char path[PATH_MAX];
+	char tmp[PATH_MAX + 16];
+	FILE *f;
+	bool to_stdout;
+};
+int rtp_afile_open(struct rtp_afile *a, const char *path);
+int rtp_afile_commit(struct rtp_afile *a);
+void rtp_afile_abort(struct rtp_afile *a);
+
+/*
+ * One result document.  rtp_result_open() creates "<path>.tmp.XXXXXX" in
+ * the target's directory at once (so an unwritable path fails before a
+ * run starts); rtp_result_commit() completes, fsyncs and renames it into
+ * place; rtp_result_abort() removes it.  "-" writes to stdout directly.
+ */
+struct rtp_result {
+	struct rtp_afile file;
+	struct rtp_json json;
+};
+
+int rtp_result_open(struct rtp_result *r, const char *path);
+/* Writes schema, tool, version, command, start, system; leaves the top object open. */
+void rtp_result_header(struct rtp_result *r, const char *tool, int argc, char *const argv[],
+		       const struct rtp_sysinfo *si, const struct timespec *start);
+/* The bench writes "params", "load", "metrics", "events" through r->json. */
+int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_verdict *v);
+void rtp_result_abort(struct rtp_result *r);
+
+/*
+ * Writes a histogram's figures into the current JSON object: count, min,
+ * mean, max, stddev, percentiles, overflow and (if buckets) the non-empty
+ * buckets as [lower, upper, count] with inclusive edges.
+ */
+void rtp_json_hist(struct rtp_json *j, const struct rtp_hist *h, bool buckets);
+
+/* The system object alone (used by the header). */
+void rtp_json_sysinfo(struct rtp_json *j, const char *key, const struct rtp_sysinfo *si);
+
+/* "2026-12-03T08:00:00Z" from a CLOCK_REALTIME time. */
+void rtp_format_utc(const struct timespec *ts, char *buf, size_t len);
+
+#endif /* RTP_RESULT_H */

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+int rtp_signals_block(sigset_t *set)
+{
+	int ret;
+
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	ret = pthread_sigmask(SIG_BLOCK, set, NULL);
+	return ret ? -ret : 0;
+}
+
+int rtp_signals_wait(const sigset_t *set, uint64_t timeout_ns)
+{
+	struct timespec ts = rtp_ns_ts(timeout_ns);
+	int sig;
+
+	sig = sigtimedwait(set, NULL, &ts);
+	if (sig > 0)
+		return sig;
+	if (errno == EAGAIN || errno == EINTR)
+		return 0;
+	return -errno;
+}
+
+void rtp_format_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 10000000000ull)
+		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+	else if (ns >= 1000ull)
+		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+}

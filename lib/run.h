@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_RUN_H
+#define RTP_RUN_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+/*
+ * Clean stops without a signal handler or a global flag: the main thread
+ * blocks SIGINT/SIGTERM/SIGHUP before it starts workers (who inherit the
+ * mask), then waits for them with rtp_signals_wait() and tells the
+ * workers through a flag of its own context.
+ */
+int rtp_signals_block(sigset_t *set);
+/* Returns the signal taken, 0 when timeout_ns passed, or -errno. */
+int rtp_signals_wait(const sigset_t *set, uint64_t timeout_ns);
+
+static inline uint64_t rtp_ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
+}
+
+static inline struct timespec rtp_ns_ts(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+			       .tv_nsec = (long)(ns % 1000000000ull) };
+	return ts;
+}
+
+static inline uint64_t rtp_now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return rtp_ts_ns(&ts);
+}
+
+/* Formats ns as "1.234 ms" / "56.7 us" / "890 ns" for humans. */
+void rtp_format_ns(uint64_t ns, char *buf, size_t len);
+
+#endif /* RTP_RUN_H */
