@@ -7,6 +7,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
+.SECONDARY:
 .DEFAULT_GOAL := all
 
 ifeq ($(origin CC),default)
@@ -59,6 +60,8 @@ $(O)/%.o: %.c
 # ---- benches: bench/<name>/*.c -> $(BIN)/rtproof-<name> -----------------
 # main.c holds main() alone, so unit tests can link the rest of a bench.
 BENCHES := $(sort $(notdir $(patsubst %/,%,$(wildcard bench/*/))))
+# Unit tests run again under -fsanitize=thread; bench.mk files append theirs.
+TSAN_UNITS := test_hist
 -include $(wildcard bench/*/bench.mk)
 
 define bench_rule
@@ -89,11 +92,23 @@ TAP_OBJ := $(O)/tests/unit/tap.o
 bench_of = $(firstword $(filter $(BENCHES),$(word 2,$(subst _, ,$(notdir $(1))))))
 
 define unit_rule
+$(O)/tests/unit/$(1).o: CPPFLAGS += $(if $(call bench_of,$(1)),-Ibench/$(call bench_of,$(1)))
 $(O)/tests/unit/$(1): $(O)/tests/unit/$(1).o $(TAP_OBJ) $$($(call bench_of,$(1))_LIBOBJS) $(LIBA)
 	$$(call msg,LD,$$@)
-	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call bench_of,$(1))) $$(LDLIBS_test_$(1)) $$(LDLIBS)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call bench_of,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
 endef
 $(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call unit_rule,$(t))))
+
+LDLIBS_test_json := -ljansson
+LDLIBS_test_result := -ljansson
+
+# Helper programs the integration tests use (planted-latency spinner...).
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BIN)/%)
+$(BIN)/rtp-%: $(O)/tests/tools/rtp-%.o $(LIBA)
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 unit: $(UNIT_BINS)
 	$(Q)prove -e '' $(if $(V),-v) $(UNIT_BINS)
@@ -121,7 +136,7 @@ fuzz:
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
 INTEG ?= $(sort $(wildcard tests/integration/*.t))
-integration: all
+integration: all $(TOOL_BINS)
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
@@ -133,7 +148,7 @@ hdr-check:
 	@echo "hdr-check: $(words $(HDRS)) headers compile alone"
 
 # ---- test: everything CI runs ------------------------------------------
-TSAN_UNITS ?= test_hist test_cyclic_run
+
 test: all hdr-check
 	$(Q)$(MAKE) --no-print-directory unit
 	$(Q)$(MAKE) --no-print-directory fuzz-replay
@@ -142,7 +157,7 @@ test: all hdr-check
 	$(Q)$(MAKE) --no-print-directory SANITIZE=thread tsan-check
 	@echo "test: all passed"
 
-tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all
+tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all $(TOOL_BINS)
 	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
 

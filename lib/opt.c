@@ -113,6 +113,8 @@ int rtp_parse_duration_ns(const char *s, uint64_t *out_ns)
 		p++;
 	if (*p == '.') {
 		p++;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
 		while (isdigit((unsigned char)*p))
 			p++;
 	}

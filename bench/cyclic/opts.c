@@ -153,7 +153,7 @@ int cyclic_parse(struct cyclic_opts *o, int argc, char **argv)
 	int c, ret;
 
 	cyclic_defaults(o);
-	optind = 1;
+	optind = 0;	/* glibc: full re-initialisation, so parse can run again */
 	opterr = 0;
 	for (;;) {
 		const char *arg;

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# TAP helpers for the shell integration tests (sourced, not run).
+# The Makefile sets RTPROOF_BIN (the built programs) and RTPROOF_ROOT.
+: "${RTPROOF_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${RTPROOF_BIN:=$RTPROOF_ROOT/build/bin}"
+PATH=$RTPROOF_BIN:$PATH
+export RTPROOF_BIN RTPROOF_ROOT PATH
+_tap_n=0
+_tap_fail=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rtproof-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+ok() {	# ok COND_EXIT_STATUS DESCRIPTION
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		echo "not ok $_tap_n - $2"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+check() {	# check DESCRIPTION COMMAND...: ok when the command succeeds
+	_d=$1; shift
+	"$@"
+	ok $? "$_d"
+}
+skip() {	# skip DESCRIPTION REASON
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+}
+diag() { echo "# $*"; }
+done_testing() {
+	echo "1..$_tap_n"
+	[ "$_tap_fail" -eq 0 ]
+}
+# jq_ok FILE FILTER: the filter yields true
+jq_ok() { jq -e "$2" "$1" >/dev/null 2>&1; }
