@@ -116,6 +116,7 @@ unit: $(UNIT_BINS)
 # ---- fuzz targets: libFuzzer entry points, replayed over the corpus ----
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/tests/fuzz/%)
+$(O)/tests/fuzz/fuzz_opts.o: CPPFLAGS += -Ibench/cyclic
 $(O)/tests/fuzz/%: $(O)/tests/fuzz/%.o $(O)/tests/fuzz/replay.o $(cyclic_LIBOBJS) $(LIBA)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -128,8 +129,8 @@ fuzz-replay: $(FUZZ_BINS)
 FUZZ ?= cpulist
 FUZZ_TIME ?= 30
 fuzz:
-	$(Q)mkdir -p build/fuzz
-	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+	$(Q)mkdir -p build/fuzz/corpus-$(FUZZ)
+	clang -Ibench/cyclic -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
 		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
 		$(filter-out bench/cyclic/main.c,$(cyclic_SRCS)) $(LDLIBS)
 	build/fuzz/fuzz_$(FUZZ) -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)

@@ -21,6 +21,7 @@
 
 #define TOOL "rtproof-cyclic"
 #define START_DELAY_NS	20000000ull	/* first release, after every thread is set up */
+#define THREAD_STACK	(512 * 1024)
 #define TICK_NS		250000000ull	/* live display and stop checks */
 
 struct cyclic_run {
@@ -411,6 +412,7 @@ int cyclic_main(int argc, char **argv)
 	struct cyclic_run *r;
 	struct rtp_verdict v;
 	struct sigaction sa;
+	pthread_attr_t attr;
 	bool have_json = false, have_hist = false;
 	char why[512];
 	sigset_t sigs;
@@ -516,10 +518,15 @@ int cyclic_main(int argc, char **argv)
 	r->sh.o = &r->o;
 	pthread_barrier_init(&r->sh.ready, NULL, (unsigned)r->n + 1);
 	pthread_barrier_init(&r->sh.go, NULL, (unsigned)r->n + 1);
+	/* A small stack: mlockall(MCL_FUTURE) locks all of it, 8 MiB by default. */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 0; i < r->n; i++) {
-		ret = pthread_create(&r->t[i].th, NULL, cyclic_thread_main, &r->t[i]);
+		ret = pthread_create(&r->t[i].th, &attr, cyclic_thread_main, &r->t[i]);
 		if (ret) {
-			rtp_error("cannot start thread %d: %s", i, strerror(ret));
+			rtp_error("cannot start thread %d: %s%s", i, strerror(ret),
+				  ret == EAGAIN && r->mlocked ? " (locked memory limit: ulimit -l)" : "");
+			pthread_attr_destroy(&attr);
 			/* Let the started ones through their barriers, told to stop. */
 			__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
 			pthread_barrier_destroy(&r->sh.ready);
@@ -532,6 +539,7 @@ int cyclic_main(int argc, char **argv)
 		}
 		started++;
 	}
+	pthread_attr_destroy(&attr);
 	pthread_barrier_wait(&r->sh.ready);
 	for (i = 0; i < r->n; i++) {
 		if (r->t[i].err) {
@@ -565,7 +573,7 @@ int cyclic_main(int argc, char **argv)
 		ret = rtp_signals_wait(&sigs, wait);
 		if (ret > 0) {
 			r->stopped_by = "signal";
-			snprintf(r->stop_detail, sizeof(r->stop_detail), " (%s)", sigabbrev_np(ret));
+			snprintf(r->stop_detail, sizeof(r->stop_detail), " (SIG%s)", sigabbrev_np(ret));
 			break;
 		}
 		if (__atomic_load_n(&r->sh.broke, __ATOMIC_ACQUIRE)) {

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Replay main for gcc builds: runs a fuzz target over the files named on
+ * the command line (the committed seed corpus).  With clang, build the
+ * same target with -fsanitize=fuzzer instead (make fuzz).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int main(int argc, char **argv)
+{
+	int i, n = 0;
+
+	for (i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		uint8_t *buf;
+		long len;
+
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		rewind(f);
+		buf = malloc(len > 0 ? (size_t)len : 1);
+		if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			fprintf(stderr, "%s: cannot read\n", argv[i]);
+			return 1;
+		}
+		fclose(f);
+		LLVMFuzzerTestOneInput(buf, (size_t)len);
+		free(buf);
+		n++;
+	}
+	printf("%s: %d inputs replayed\n", argv[0], n);
+	return 0;
+}

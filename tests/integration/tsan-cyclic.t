@@ -1,0 +1,17 @@
+#!/bin/sh
+# The threaded code under ThreadSanitizer (RTPROOF_BIN is the -fsanitize=thread build).
+. "$(dirname "$0")/tap.sh"
+
+TSAN_OPTIONS="halt_on_error=1 exitcode=66" rtproof-cyclic -D 1.5s -i 200 --no-mlockall --spike 100 -b 100000 --json "$TMP/t.json" -h 50 --histfile "$TMP/t.hist" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ]; ok $? "runs clean under TSan (exit $rc)"
+grep -q "WARNING: ThreadSanitizer" "$TMP/err"; [ $? -ne 0 ]; ok $? "no data race reported"
+[ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" | head -40
+rtproof-cyclic -D 5s -i 200 --no-mlockall -q --json "$TMP/s.json" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+ok $? "SIGINT under TSan: clean stop"
+check "valid document" jq_ok "$TMP/s.json" '.events.stopped_by == "signal"'
+done_testing
