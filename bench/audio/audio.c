@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-audio: setup, the run's supervision (and the sweep), the report. */
+#include "audio.h"
+
+#include <alsa/asoundlib.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "opt.h"
+#include "result.h"
+#include "rt.h"
+#include "run.h"
+#include "sysinfo.h"
+
+#define TOOL "rtproof-audio"
+#define TICK_NS		50000000ull	/* stop, sweep and progress checks */
+
+struct audio_run {
+	struct audio_ctx c;		/* large, first */
+	struct audio_opts o;
+	struct rtp_sysinfo si;
+	struct timespec wall_start;
+	const char *stopped_by;
+	char stop_detail[64];
+	char backend_note[512];
+	bool mlocked;
+	int first_xrun_step;		/* sweep: -1 none */
+	bool consumption_bad;
+	double consumed_s, elapsed_s;
+	struct rusage ru;
+};
+
+static const char *backend_label(const struct audio_run *r)
+{
+	return r->c.ops == &audio_timer_ops ? "timer backend (virtual device, no sound card)" :
+	       "ALSA backend";
+}
+
+static void fmt(char *buf, size_t len, uint64_t ns)
+{
+	rtp_format_ns(ns, buf, len);
+}
+
+static uint64_t buffer_ns(const struct audio_run *r)
+{
+	return audio_frames_ns(r->c.cfg.buffer, r->c.cfg.rate);
+}
+
+static uint64_t period_ns(const struct audio_run *r)
+{
+	return audio_frames_ns(r->c.cfg.period, r->c.cfg.rate);
+}
+
+/* ---- report ------------------------------------------------------------- */
+
+struct coarse {
+	uint64_t n[16];
+};
+
+static const uint64_t coarse_edge[] = {
+	10000, 20000, 50000, 100000, 200000, 500000, 1000000, 2000000, 5000000,
+	10000000, 20000000, 50000000, 100000000, 1000000000, UINT64_MAX,
+};
+#define NCOARSE (sizeof(coarse_edge) / sizeof(coarse_edge[0]))
+
+static int coarse_cb(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
+{
+	struct coarse *c = arg;
+	size_t i;
+
+	(void)hi;
+	for (i = 0; i < NCOARSE; i++)
+		if (lo < coarse_edge[i])
+			break;
+	c->n[i < NCOARSE ? i : NCOARSE - 1] += count;
+	return 0;
+}
+
+static void print_hist(const char *name, const struct rtp_hist *h)
+{
+	struct coarse c = { { 0 } };
+	size_t i, first = NCOARSE, last = 0;
+	char lo[24], hi[24];
+
+	if (!h->count)
+		return;
+	rtp_hist_foreach(h, coarse_cb, &c);
+	c.n[NCOARSE - 1] += h->overflow;
+	for (i = 0; i < NCOARSE; i++) {
+		if (c.n[i]) {
+			if (first == NCOARSE)
+				first = i;
+			last = i;
+		}
+	}
+	printf("%s histogram:\n", name);
+	for (i = first; i <= last; i++) {
+		double pct = 100.0 * (double)c.n[i] / (double)h->count;
+		int bar = c.n[i] ? 1 + (int)(pct / 2.5) : 0;
+
+		fmt(lo, sizeof(lo), i ? coarse_edge[i - 1] : 0);
+		if (coarse_edge[i] == UINT64_MAX)
+			snprintf(hi, sizeof(hi), "up");
+		else
+			fmt(hi, sizeof(hi), coarse_edge[i]);
+		printf("  %10s .. %-10s %10llu %7.3f %% %.*s\n", lo, hi,
+		       (unsigned long long)c.n[i], pct, bar > 40 ? 40 : bar,
+		       "########################################");
+	}
+}
+
+static void print_row(const char *name, const struct rtp_hist *h)
+{
+	static const double p[4] = { 50, 99, 99.9, 99.99 };
+	char f[6][24];
+	int i;
+
+	if (!h->count) {
+		printf("  %-17s %10s  (no samples)\n", name, "0");
+		return;
+	}
+	fmt(f[0], sizeof(f[0]), h->min);
+	for (i = 0; i < 4; i++)
+		fmt(f[1 + i], sizeof(f[1 + i]), rtp_hist_percentile(h, p[i]));
+	fmt(f[5], sizeof(f[5]), h->max);
+	printf("  %-17s %10llu %11s %11s %11s %11s %11s %11s\n", name,
+	       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4], f[5]);
+}
+
+static void print_config(const struct audio_run *r)
+{
+	const struct audio_opts *o = &r->o;
+	const struct audio_config *g = &r->c.cfg;
+	char pt[24], bt[24];
+
+	fmt(pt, sizeof(pt), period_ns(r));
+	fmt(bt, sizeof(bt), buffer_ns(r));
+	printf("%s: %s, device %s (%s)\n", TOOL, backend_label(r), g->pcm_name, g->card);
+	printf("  asked:   %u frames x %u periods, %u Hz, %u ch, %s, %s\n", o->period, o->periods,
+	       o->rate, o->channels, o->format_name, o->access == AUDIO_ACCESS_MMAP ? "mmap" : "rw");
+	printf("  granted: %u frames x %u periods (buffer %llu frames), %u Hz, %u ch, %s, %s\n",
+	       g->period, g->periods, (unsigned long long)g->buffer, g->rate, g->channels,
+	       snd_pcm_format_name((snd_pcm_format_t)g->format), g->access);
+	if (r->c.audio_cpu >= 0)
+		printf("  period %s, buffer %s; audio thread SCHED_FIFO %d on CPU %d\n", pt, bt,
+		       o->priority, r->c.audio_cpu);
+	else
+		printf("  period %s, buffer %s; audio thread SCHED_FIFO %d, not pinned\n", pt, bt,
+		       o->priority);
+	if (r->backend_note[0])
+		printf("  note: %s\n", r->backend_note);
+}
+
+static void summary(const struct audio_run *r, double secs)
+{
+	const struct audio_ctx *c = &r->c;
+	char a[24], b[24], d[24];
+	int i;
+
+	printf("\n");
+	print_config(r);
+	printf("  kernel %s (preempt %s), clocksource %s%s; %.3f s, stopped by %s%s\n",
+	       r->si.kernel_release, r->si.preempt, r->si.clocksource,
+	       r->si.virtualized ? ", virtualized" : "", secs, r->stopped_by, r->stop_detail);
+	if (r->o.sweep || r->o.dsp_load_pct > 0) {
+		printf("  DSP: %.1f units/us calibrated (one unit: a biquad over %d samples)\n",
+		       c->dsp.units_per_ns * 1e3, AUDIO_DSP_BLOCK);
+	}
+	if (!r->o.sweep && r->o.dsp_load_pct > 0) {
+		fmt(a, sizeof(a), (uint64_t)((double)period_ns(r) * r->o.dsp_load_pct / 100.0));
+		fmt(b, sizeof(b), period_ns(r));
+		printf("  DSP load %.1f %%: %s of work per %s period\n", r->o.dsp_load_pct, a, b);
+	}
+	printf("  %-17s %10s %11s %11s %11s %11s %11s %11s\n", "", "samples", "min", "p50",
+	       "p99", "p99.9", "p99.99", "max");
+	print_row("wake-up lateness", &c->lateness);
+	print_row("buffer margin", &c->margin);
+	print_row("work time", &c->work);
+	printf("  wake-ups %llu, periods written %llu, spurious wake-ups %llu, early %llu\n",
+	       (unsigned long long)c->wakeups, (unsigned long long)c->periods,
+	       (unsigned long long)c->spurious, (unsigned long long)c->early);
+	print_hist("wake-up lateness", &c->lateness);
+	print_hist("buffer margin", &c->margin);
+	fmt(a, sizeof(a), c->xrun_total_ns);
+	fmt(b, sizeof(b), c->xrun_max_ns);
+	printf("xruns: %llu (total %s, longest %s), suspends: %llu\n",
+	       (unsigned long long)c->xruns, a, b, (unsigned long long)c->suspends);
+	if (c->nxrun)
+		printf("  %12s %12s %12s\n", "time (s)", "duration", "lateness");
+	for (i = 0; i < c->nxrun; i++) {
+		fmt(a, sizeof(a), c->xrun[i].dur_ns);
+		fmt(b, sizeof(b), c->xrun[i].lateness_ns);
+		printf("  %12.6f %12s %12s%s\n", (double)c->xrun[i].at_ns / 1e9, a, b,
+		       c->xrun[i].suspend ? "  (suspend)" : "");
+	}
+	if ((uint64_t)c->nxrun < c->xruns + c->suspends)
+		printf("  (the first %d kept)\n", c->nxrun);
+	if (r->o.stall_ns) {
+		int n = __atomic_load_n(&c->nstalls, __ATOMIC_ACQUIRE);
+
+		fmt(a, sizeof(a), r->o.stall_ns);
+		printf("planted stalls: %d of %s (SCHED_FIFO 99 on CPU %d)\n", n, a, c->audio_cpu);
+		for (i = 0; i < n; i++) {
+			fmt(d, sizeof(d), c->stall_len[i]);
+			printf("  %12.6f %12s\n", (double)c->stall_at[i] / 1e9, d);
+		}
+	}
+	if (r->o.sweep) {
+		printf("sweep: %-8s %8s %10s %12s %12s %12s\n", "load", "xruns", "wake-ups",
+		       "worst wake", "min margin", "max work");
+		for (i = 0; i < c->nsteps && i <= __atomic_load_n(&c->step, __ATOMIC_ACQUIRE); i++) {
+			const struct audio_step *s = &c->steps[i];
+
+			fmt(a, sizeof(a), s->max_lateness_ns);
+			fmt(b, sizeof(b), s->min_margin_ns == UINT64_MAX ? 0 : s->min_margin_ns);
+			fmt(d, sizeof(d), s->max_work_ns);
+			printf("       %6.1f %% %8llu %10llu %12s %12s %12s\n", s->load_pct,
+			       (unsigned long long)s->xruns, (unsigned long long)s->wakeups, a,
+			       s->min_margin_ns == UINT64_MAX ? "-" : b, d);
+		}
+	}
+}
+
+/* ---- result document ---------------------------------------------------- */
+
+static void json_metric(struct rtp_json *j, const char *name, const struct rtp_hist *h)
+{
+	rtp_json_begin_object(j, NULL);
+	rtp_json_string(j, "name", name);
+	rtp_json_string(j, "unit", "ns");
+	rtp_json_string(j, "thread", "audio");
+	rtp_json_hist(j, h, true);
+	rtp_json_end_object(j);
+}
+
+static void write_json(struct audio_run *r, struct rtp_result *res, int argc, char **argv)
+{
+	struct rtp_json *j = &res->json;
+	const struct audio_opts *o = &r->o;
+	const struct audio_ctx *c = &r->c;
+	const struct audio_config *g = &c->cfg;
+	int i, n;
+
+	rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
+	rtp_json_begin_object(j, "params");
+	rtp_json_string(j, "backend", c->ops->name);
+	if (r->backend_note[0])
+		rtp_json_string(j, "backend_note", r->backend_note);
+	rtp_json_string(j, "device", o->device);
+	rtp_json_begin_object(j, "requested");
+	rtp_json_uint(j, "rate", o->rate);
+	rtp_json_uint(j, "channels", o->channels);
+	rtp_json_string(j, "format", o->format_name);
+	rtp_json_uint(j, "period_frames", o->period);
+	rtp_json_uint(j, "periods", o->periods);
+	rtp_json_string(j, "access", o->access == AUDIO_ACCESS_MMAP ? "mmap" : "rw");
+	rtp_json_end_object(j);
+	rtp_json_begin_object(j, "granted");
+	rtp_json_uint(j, "rate", g->rate);
+	rtp_json_uint(j, "channels", g->channels);
+	rtp_json_string(j, "format", snd_pcm_format_name((snd_pcm_format_t)g->format));
+	rtp_json_uint(j, "period_frames", g->period);
+	rtp_json_uint(j, "periods", g->periods);
+	rtp_json_uint(j, "buffer_frames", g->buffer);
+	rtp_json_string(j, "access", g->access);
+	rtp_json_string(j, "pcm", g->pcm_name);
+	rtp_json_string(j, "card", g->card);
+	rtp_json_uint(j, "period_ns", period_ns(r));
+	rtp_json_uint(j, "buffer_ns", buffer_ns(r));
+	rtp_json_end_object(j);
+	rtp_json_string(j, "policy", "fifo");
+	rtp_json_int(j, "priority", o->priority);
+	if (c->audio_cpu >= 0)
+		rtp_json_int(j, "cpu", c->audio_cpu);
+	else
+		rtp_json_null(j, "cpu");
+	if (o->duration_ns)
+		rtp_json_double(j, "duration_s", (double)o->duration_ns / 1e9);
+	else
+		rtp_json_null(j, "duration_s");
+	rtp_json_double(j, "dsp_load_pct", o->dsp_load_pct);
+	rtp_json_double(j, "dsp_units_per_us", c->dsp.units_per_ns * 1e3);
+	rtp_json_bool(j, "sweep", o->sweep);
+	if (o->sweep) {
+		rtp_json_double(j, "sweep_step_pct", o->sweep_step_pct);
+		rtp_json_double(j, "sweep_max_pct", o->sweep_max_pct);
+		rtp_json_double(j, "step_time_s", (double)o->step_ns / 1e9);
+		rtp_json_double(j, "sweep_require_pct", o->sweep_require_pct);
+	}
+	if (o->stall_ns) {
+		rtp_json_uint(j, "plant_stall_ns", o->stall_ns);
+		rtp_json_uint(j, "plant_stall_every_ns", o->stall_every_ns);
+	}
+	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
+	rtp_json_bool(j, "mlockall", r->mlocked);
+	rtp_json_end_object(j);
+
+	rtp_json_begin_object(j, "load");
+	rtp_json_string(j, "name", o->load);
+	rtp_json_end_object(j);
+
+	rtp_json_begin_array(j, "metrics");
+	json_metric(j, "wakeup_lateness", &c->lateness);
+	json_metric(j, "buffer_margin", &c->margin);
+	json_metric(j, "work_time", &c->work);
+	rtp_json_end_array(j);
+
+	rtp_json_begin_object(j, "events");
+	rtp_json_uint(j, "xruns", c->xruns);
+	rtp_json_uint(j, "xrun_total_ns", c->xrun_total_ns);
+	rtp_json_uint(j, "xrun_max_ns", c->xrun_max_ns);
+	rtp_json_uint(j, "suspends", c->suspends);
+	rtp_json_uint(j, "wakeups", c->wakeups);
+	rtp_json_uint(j, "periods_written", c->periods);
+	rtp_json_uint(j, "spurious_wakeups", c->spurious);
+	rtp_json_uint(j, "early_wakeups", c->early);
+	rtp_json_double(j, "audio_written_s", r->consumed_s);
+	rtp_json_string(j, "stopped_by", r->stopped_by);
+	rtp_json_begin_array(j, "xrun_list");
+	for (i = 0; i < c->nxrun; i++) {
+		rtp_json_begin_object(j, NULL);
+		rtp_json_string(j, "kind", c->xrun[i].suspend ? "suspend" : "xrun");
+		rtp_json_double(j, "time_s", (double)c->xrun[i].at_ns / 1e9);
+		rtp_json_uint(j, "duration_ns", c->xrun[i].dur_ns);
+		rtp_json_uint(j, "lateness_ns", c->xrun[i].lateness_ns);
+		rtp_json_end_object(j);
+	}
+	rtp_json_end_array(j);
+	rtp_json_bool(j, "xrun_list_truncated", (uint64_t)c->nxrun < c->xruns + c->suspends);
+	if (o->stall_ns) {
+		n = __atomic_load_n(&c->nstalls, __ATOMIC_ACQUIRE);
+		rtp_json_int(j, "stalls_planted", n);
+		rtp_json_begin_array(j, "stall_list");
+		for (i = 0; i < n; i++) {
+			rtp_json_begin_object(j, NULL);
+			rtp_json_double(j, "time_s", (double)c->stall_at[i] / 1e9);
+			rtp_json_uint(j, "duration_ns", c->stall_len[i]);
+			rtp_json_end_object(j);
+		}
+		rtp_json_end_array(j);
+	}
+	if (o->sweep) {
+		int last = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE);
+
+		rtp_json_begin_object(j, "sweep");
+		if (r->first_xrun_step >= 0)
+			rtp_json_double(j, "first_xrun_load_pct", c->steps[r->first_xrun_step].load_pct);
+		else
+			rtp_json_null(j, "first_xrun_load_pct");
+		if (r->first_xrun_step > 0)
+			rtp_json_double(j, "max_clean_load_pct", c->steps[r->first_xrun_step - 1].load_pct);
+		else if (r->first_xrun_step < 0 && last >= 0 && c->steps[last].wakeups)
+			rtp_json_double(j, "max_clean_load_pct", c->steps[last].load_pct);
+		else
+			rtp_json_null(j, "max_clean_load_pct");
+		rtp_json_begin_array(j, "steps");
+		for (i = 0; i < c->nsteps && i <= last; i++) {
+			const struct audio_step *s = &c->steps[i];
+
+			rtp_json_begin_object(j, NULL);
+			rtp_json_double(j, "load_pct", s->load_pct);
+			rtp_json_uint(j, "dsp_units", s->units);
+			rtp_json_double(j, "start_s", (double)s->start_ns / 1e9);
+			rtp_json_uint(j, "xruns", s->xruns);
+			rtp_json_uint(j, "wakeups", s->wakeups);
+			rtp_json_uint(j, "max_lateness_ns", s->max_lateness_ns);
+			if (s->min_margin_ns == UINT64_MAX)
+				rtp_json_null(j, "min_margin_ns");
+			else
+				rtp_json_uint(j, "min_margin_ns", s->min_margin_ns);
+			rtp_json_uint(j, "max_work_ns", s->max_work_ns);
+			rtp_json_end_object(j);
+		}
+		rtp_json_end_array(j);
+		rtp_json_end_object(j);
+	}
+	rtp_json_end_object(j);
+
+	rtp_json_begin_object(j, "resources");
+	rtp_json_double(j, "cpu_user_s", (double)r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6);
+	rtp_json_double(j, "cpu_sys_s", (double)r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6);
+	rtp_json_int(j, "max_rss_kib", r->ru.ru_maxrss);
+	rtp_json_end_object(j);
+}
+
+/* ---- verdict ------------------------------------------------------------ */
+
+static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
+{
+	const struct audio_ctx *c = &r->c;
+	char head[256], worst[24], margin[24];
+	const char *label = c->ops == &audio_timer_ops ? " [timer backend: virtual device]" : "";
+
+	memset(v, 0, sizeof(*v));
+	v->status = RTP_PASS;
+	if (c->err) {
+		v->status = RTP_ERROR;
+		snprintf(v->reason, sizeof(v->reason), "the audio thread could not %s: %s",
+			 c->err_what ? c->err_what : "run", c->err < 0 ? snd_strerror(c->err) : "?");
+		return;
+	}
+	if (!c->lateness.count) {
+		v->status = RTP_ERROR;
+		snprintf(v->reason, sizeof(v->reason), "no period was written (stopped by %s)",
+			 r->stopped_by);
+		return;
+	}
+	if (r->consumption_bad) {
+		v->status = RTP_ERROR;
+		snprintf(v->reason, sizeof(v->reason),
+			 "the device took %.1f s of audio in %.1f s: it does not play in real time "
+			 "(ALSA's null plugin does this); no figure of this run means anything",
+			 r->consumed_s, r->elapsed_s);
+		return;
+	}
+	audio_headline(head, sizeof(head), c->xruns, secs, &c->cfg);
+	fmt(worst, sizeof(worst), c->lateness.max);
+	fmt(margin, sizeof(margin), c->margin.min);
+	if (r->o.sweep) {
+		const struct audio_step *s = r->first_xrun_step >= 0 ? &c->steps[r->first_xrun_step] : NULL;
+		double clean = r->first_xrun_step > 0 ? c->steps[r->first_xrun_step - 1].load_pct :
+			       r->first_xrun_step < 0 ? c->steps[c->nsteps - 1].load_pct : 0;
+
+		if (r->o.sweep_require_pct > 0)
+			rtp_verdict_check(v, "DSP load without xruns", ">=", r->o.sweep_require_pct,
+					  clean, "%");
+		if (s)
+			snprintf(v->reason, sizeof(v->reason),
+				 "first xrun at %.1f %% DSP load (%.1f %% ran clean) at %u frames x %u periods, "
+				 "%u Hz%s%s", s->load_pct, clean, c->cfg.period, c->cfg.periods,
+				 c->cfg.rate, label, v->status == RTP_FAIL ? ": below --sweep-require" : "");
+		else
+			snprintf(v->reason, sizeof(v->reason),
+				 "no xrun up to %.1f %% DSP load at %u frames x %u periods, %u Hz%s",
+				 clean, c->cfg.period, c->cfg.periods, c->cfg.rate, label);
+		return;
+	}
+	rtp_verdict_check(v, "xruns", "==", 0, (double)c->xruns, "count");
+	rtp_verdict_check(v, "suspends", "==", 0, (double)c->suspends, "count");
+	rtp_verdict_check(v, "max wakeup_lateness", "<=", (double)buffer_ns(r) / 1e3,
+			  (double)c->lateness.max / 1e3, "us");
+	/* Lateness past the buffer is an xrun by definition; xruns decide. */
+	v->criteria[v->ncriteria - 1].pass = true;
+	v->status = c->xruns || c->suspends ? RTP_FAIL : RTP_PASS;
+	snprintf(v->reason, sizeof(v->reason), "%s%s; worst wake-up %s; smallest margin %s%s%s", head,
+		 label, worst, margin, c->suspends ? "; suspended" : "",
+		 c->suspends ? "" : "");
+}
+
+static int skip(struct audio_run *r, struct rtp_result *res, bool have_json, int argc,
+		char **argv, const char *why)
+{
+	struct rtp_verdict v = { .status = RTP_SKIP };
+
+	rtp_error("cannot measure here: %s", why);
+	if (have_json) {
+		snprintf(v.reason, sizeof(v.reason), "%s", why);
+		rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
+		rtp_json_begin_object(&res->json, "params");
+		rtp_json_string(&res->json, "backend", r->o.backend == AUDIO_BACKEND_TIMER ? "timer" :
+				r->o.backend == AUDIO_BACKEND_ALSA ? "alsa" : "auto");
+		rtp_json_string(&res->json, "device", r->o.device);
+		rtp_json_end_object(&res->json);
+		rtp_json_begin_array(&res->json, "metrics");
+		rtp_json_end_array(&res->json);
+		if (rtp_result_commit(res, 0, &v))
+			rtp_error("--json %s: cannot write", r->o.json);
+	}
+	return RTP_EXIT_SKIP;
+}
+
+static void alsa_quiet(const char *file, int line, const char *function, int err,
+		       const char *fmt, ...)
+{
+	(void)file;
+	(void)line;
+	(void)function;
+	(void)err;
+	(void)fmt;
+}
+
+/* Opens the backend the options ask for; 0, or an exit code. */
+static int open_backend(struct audio_run *r, char *why, size_t len)
+{
+	struct audio_ctx *c = &r->c;
+	int ret;
+
+	if (r->o.backend == AUDIO_BACKEND_TIMER) {
+		c->ops = &audio_timer_ops;
+		snprintf(r->backend_note, sizeof(r->backend_note),
+			 "timer backend chosen: a virtual device paced by CLOCK_MONOTONIC, no sound card");
+		return c->ops->open(c, why, len) ? RTP_EXIT_ERROR : 0;
+	}
+	c->ops = &audio_alsa_ops;
+	/* A probe of the default device: ALSA's complaints would only confuse. */
+	if (r->o.backend == AUDIO_BACKEND_AUTO && !r->o.device_given)
+		snd_lib_error_set_handler(alsa_quiet);
+	ret = c->ops->open(c, why, len);
+	snd_lib_error_set_handler(NULL);
+	if (!ret)
+		return 0;
+	if (!c->cannot_open)
+		return RTP_EXIT_ERROR;	/* opened, but refused the parameters */
+	if (r->o.backend == AUDIO_BACKEND_ALSA || r->o.device_given)
+		return RTP_EXIT_SKIP;
+	snprintf(r->backend_note, sizeof(r->backend_note),
+		 "no sound card: %s; using the timer backend (a virtual device paced by "
+		 "CLOCK_MONOTONIC)", why);
+	c->cannot_open = false;
+	c->ops = &audio_timer_ops;
+	return c->ops->open(c, why, len) ? RTP_EXIT_ERROR : 0;
+}
+
+static void set_step(struct audio_run *r, int k, uint64_t now)
+{
+	struct audio_ctx *c = &r->c;
+
+	c->steps[k].start_ns = now > c->start_ns ? now - c->start_ns : 0;
+	__atomic_store_n(&c->dsp_units, c->steps[k].units, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->step, k, __ATOMIC_RELEASE);
+}
+
+static void progress(const struct audio_run *r, uint64_t now)
+{
+	const struct audio_ctx *c = &r->c;
+
+	printf("  %7.1f s: %llu wake-ups, %llu xruns%s\n", (double)(now - c->start_ns) / 1e9,
+	       (unsigned long long)RTP_LD(&c->wakeups), (unsigned long long)RTP_LD(&c->xruns),
+	       r->o.sweep ? "" : "");
+	fflush(stdout);
+}
+
+int audio_main(int argc, char **argv)
+{
+	struct rtp_result res;
+	struct audio_run *r;
+	struct audio_ctx *c;
+	struct rtp_verdict v;
+	bool have_json = false, opened = false;
+	char why[512];
+	sigset_t sigs;
+	uint64_t deadline = 0, step_deadline = 0, next_progress, now;
+	int ret, i, code = RTP_EXIT_ERROR, parties;
+	size_t fb;
+
+	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
+	if (!r) {
+		rtp_error("out of memory");
+		return RTP_EXIT_ERROR;
+	}
+	memset(r, 0, sizeof(*r));
+	c = &r->c;
+	r->first_xrun_step = -1;
+	ret = audio_parse(&r->o, argc, argv);
+	if (ret) {
+		code = ret == AUDIO_HELP_SHOWN ? RTP_EXIT_PASS : ret;
+		goto out_free;
+	}
+	c->o = &r->o;
+	ret = rtp_signals_block(&sigs);
+	if (ret) {
+		rtp_error("cannot block signals: %s", strerror(-ret));
+		goto out_free;
+	}
+	rtp_sysinfo_read(&r->si);
+	clock_gettime(CLOCK_REALTIME, &r->wall_start);
+	if (r->o.json) {
+		ret = rtp_result_open(&res, r->o.json);
+		if (ret) {
+			rtp_error("--json %s: cannot create: %s", r->o.json, strerror(-ret));
+			goto out_free;
+		}
+		have_json = true;
+	}
+	if (!rtp_can_rt(r->o.stall_ns ? 99 : r->o.priority, why, sizeof(why))) {
+		code = skip(r, &res, have_json, argc, argv, why);
+		have_json = false;
+		goto out_free;
+	}
+	ret = open_backend(r, why, sizeof(why));
+	if (ret == RTP_EXIT_SKIP) {
+		char msg[600];
+
+		snprintf(msg, sizeof(msg), "no sound card: %s", why);
+		code = skip(r, &res, have_json, argc, argv, msg);
+		have_json = false;
+		goto out_free;
+	}
+	if (ret) {
+		rtp_error("%s", why);
+		goto out_outputs;
+	}
+	opened = true;
+	if (c->cfg.period == 0 || c->cfg.buffer < 2 * (uint64_t)c->cfg.period) {
+		rtp_error("device granted %u frames x %u periods: need at least two periods",
+			  c->cfg.period, c->cfg.periods);
+		goto out_outputs;
+	}
+	fb = (size_t)snd_pcm_format_physical_width((snd_pcm_format_t)c->cfg.format) / 8 * c->cfg.channels;
+	c->silence = calloc(c->cfg.period, fb ? fb : 1);
+	if (!c->silence) {
+		rtp_error("out of memory");
+		goto out_outputs;
+	}
+	snd_pcm_format_set_silence((snd_pcm_format_t)c->cfg.format, c->silence,
+				   c->cfg.period * c->cfg.channels);
+	rtp_hist_init(&c->lateness);
+	rtp_hist_init(&c->margin);
+	rtp_hist_init(&c->work);
+	audio_dsp_init(&c->dsp);
+	c->audio_cpu = r->o.cpu;
+	if (r->o.stall_ns && c->audio_cpu < 0) {
+		cpu_set_t online;
+
+		c->audio_cpu = 0;
+		if (!rtp_cpus_online(&online))
+			for (i = 0; i < CPU_SETSIZE; i++)
+				if (CPU_ISSET(i, &online))
+					c->audio_cpu = i;	/* the last online CPU */
+	}
+	for (i = 0; i < AUDIO_MAX_STEPS; i++)
+		c->steps[i].min_margin_ns = UINT64_MAX;
+	if (r->o.mlock) {
+		ret = rtp_mlock_all(256 * 1024);
+		if (ret)
+			rtp_warn("mlockall: %s; page faults may add latency", strerror(-ret));
+		r->mlocked = !ret;
+	}
+
+	parties = r->o.stall_ns ? 3 : 2;
+	pthread_barrier_init(&c->ready, NULL, (unsigned)parties);
+	ret = pthread_create(&c->th, NULL, audio_thread_main, c);
+	if (ret) {
+		rtp_error("cannot start the audio thread: %s", strerror(ret));
+		goto out_barrier;
+	}
+	if (r->o.stall_ns) {
+		ret = pthread_create(&c->stall_th, NULL, audio_stall_main, c);
+		if (ret) {
+			rtp_error("cannot start the stall thread: %s", strerror(ret));
+			__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+			pthread_cancel(c->th);
+			pthread_join(c->th, NULL);
+			goto out_barrier;
+		}
+		c->stall_started = true;
+	}
+	pthread_barrier_wait(&c->ready);
+	if (c->err) {
+		rtp_error("cannot %s: %s", c->err_what, strerror(-c->err));
+		__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+	}
+	/* The load per step, now that the DSP speed is known. */
+	if (r->o.sweep) {
+		c->nsteps = (int)floor((r->o.sweep_max_pct - r->o.dsp_load_pct) / r->o.sweep_step_pct + 1e-9);
+		for (i = 0; i < c->nsteps; i++)
+			c->steps[i].load_pct = r->o.dsp_load_pct + (i + 1) * r->o.sweep_step_pct;
+	} else {
+		c->nsteps = 1;
+		c->steps[0].load_pct = r->o.dsp_load_pct;
+	}
+	for (i = 0; i < c->nsteps; i++)
+		c->steps[i].units = audio_dsp_units(&c->dsp, c->steps[i].load_pct, period_ns(r));
+	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
+	set_step(r, 0, c->start_ns);
+	if (!r->o.quiet && !c->err) {
+		char run_for[48];
+
+		if (r->o.sweep)
+			snprintf(run_for, sizeof(run_for), "a DSP load sweep");
+		else if (r->o.duration_ns)
+			snprintf(run_for, sizeof(run_for), "for %.1f s", (double)r->o.duration_ns / 1e9);
+		else
+			snprintf(run_for, sizeof(run_for), "until SIGINT/SIGTERM");
+		printf("%s: %s, %u frames x %u periods, %u Hz; running %s\n", TOOL, backend_label(r),
+		       c->cfg.period, c->cfg.periods, c->cfg.rate, run_for);
+		if (r->backend_note[0])
+			printf("  note: %s\n", r->backend_note);
+		if (r->o.sweep)
+			printf("  sweep: %d steps of %.1f s, %.1f %% .. %.1f %% DSP load\n", c->nsteps,
+			       (double)r->o.step_ns / 1e9, c->steps[0].load_pct,
+			       c->steps[c->nsteps - 1].load_pct);
+		fflush(stdout);
+	}
+	pthread_barrier_wait(&c->ready);	/* go */
+	if (c->err) {
+		pthread_join(c->th, NULL);
+		if (c->stall_started)
+			pthread_join(c->stall_th, NULL);
+		goto out_barrier;
+	}
+	if (r->o.duration_ns)
+		deadline = c->start_ns + r->o.duration_ns;
+	if (r->o.sweep)
+		step_deadline = c->start_ns + r->o.step_ns;
+	next_progress = c->start_ns + 1000000000ull;
+
+	r->stopped_by = "signal";
+	for (;;) {
+		uint64_t wait = TICK_NS;
+		int k;
+
+		now = rtp_now_ns(CLOCK_MONOTONIC);
+		if (deadline && now >= deadline) {
+			r->stopped_by = "duration";
+			break;
+		}
+		if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE)) {
+			r->stopped_by = "error";
+			break;
+		}
+		if (r->o.sweep) {
+			k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE);
+			if (RTP_LD(&c->steps[k].xruns)) {
+				r->first_xrun_step = k;
+				r->stopped_by = "sweep (first xrun)";
+				if (!r->o.quiet)
+					printf("  sweep: first xrun at %.1f %% DSP load\n", c->steps[k].load_pct);
+				break;
+			}
+			if (now >= step_deadline) {
+				if (!r->o.quiet)
+					printf("  sweep: %.1f %% DSP load: no xrun in %.1f s\n",
+					       c->steps[k].load_pct, (double)r->o.step_ns / 1e9);
+				if (k + 1 >= c->nsteps) {
+					r->stopped_by = "sweep (all steps clean)";
+					break;
+				}
+				set_step(r, k + 1, now);
+				step_deadline += r->o.step_ns;
+			}
+			if (step_deadline - now < wait)
+				wait = step_deadline > now ? step_deadline - now : 0;
+		}
+		if (!r->o.quiet && !r->o.sweep && now >= next_progress && isatty(STDOUT_FILENO)) {
+			progress(r, now);
+			next_progress += 1000000000ull;
+		}
+		if (deadline && deadline - now < wait)
+			wait = deadline - now;
+		ret = rtp_signals_wait(&sigs, wait ? wait : 1);
+		if (ret > 0) {
+			r->stopped_by = "signal";
+			snprintf(r->stop_detail, sizeof(r->stop_detail), " (%s)", sigabbrev_np(ret));
+			break;
+		}
+	}
+	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(c->th, NULL);
+	if (c->stall_started)
+		pthread_join(c->stall_th, NULL);
+	getrusage(RUSAGE_SELF, &r->ru);
+	if (c->err && r->stopped_by && !strcmp(r->stopped_by, "error"))
+		rtp_error("the audio thread could not %s: %s", c->err_what, snd_strerror(c->err));
+
+	/* A device that swallows audio faster than real time measures nothing. */
+	{
+		uint64_t written = c->prefilled + c->periods * c->cfg.period;
+		uint64_t restarts = c->xruns + c->suspends + 1;
+		double elapsed = (double)(c->end_ns - c->start_ns) / 1e9;
+		double allowed = elapsed + (double)restarts * (double)buffer_ns(r) / 1e9;
+
+		r->consumed_s = (double)audio_frames_ns(written, c->cfg.rate) / 1e9;
+		r->elapsed_s = elapsed;
+		r->consumption_bad = r->consumed_s > 1.5 * allowed + 0.01;
+	}
+	{
+		double secs = (double)(c->end_ns - c->start_ns) / 1e9;
+
+		decide(r, &v, secs);
+		summary(r, secs);
+		printf("verdict: %s: %s\n", rtp_status_name(v.status), v.reason);
+		if (have_json) {
+			write_json(r, &res, argc, argv);
+			have_json = false;
+			ret = rtp_result_commit(&res, secs, &v);
+			if (ret) {
+				rtp_error("--json %s: cannot write: %s", r->o.json, strerror(-ret));
+				v.status = RTP_ERROR;
+			}
+		}
+	}
+	fflush(stdout);
+	code = rtp_status_exit(v.status);
+
+out_barrier:
+	pthread_barrier_destroy(&c->ready);
+out_outputs:
+	if (have_json)
+		rtp_result_abort(&res);
+	if (opened)
+		c->ops->close(c);
+	free(c->silence);
+out_free:
+	free(r);
+	return code;
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_AUDIO_H
+#define RTP_AUDIO_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+/*
+ * rtproof-audio: xruns and their causes.  One audio thread plays periods
+ * of silence into a device (ALSA, or a timer-paced virtual device) and
+ * records, at every wake-up, how late it woke (from the moment a period of
+ * buffer space became free), how much audio was still queued (the margin
+ * before the buffer runs dry) and how long its work took.
+ */
+
+enum audio_backend_kind { AUDIO_BACKEND_AUTO, AUDIO_BACKEND_ALSA, AUDIO_BACKEND_TIMER };
+enum audio_access { AUDIO_ACCESS_MMAP, AUDIO_ACCESS_RW };
+
+struct audio_opts {
+	const char *device;		/* ALSA PCM name */
+	bool device_given;
+	enum audio_backend_kind backend;
+	enum audio_access access;
+	unsigned rate;			/* Hz */
+	unsigned channels;
+	int format;			/* snd_pcm_format_t */
+	const char *format_name;
+	unsigned period;		/* frames */
+	unsigned periods;
+	int priority;			/* SCHED_FIFO */
+	int cpu;			/* -1: not pinned */
+	uint64_t duration_ns;		/* 0: until a signal */
+	double dsp_load_pct;		/* share of each period burnt */
+	bool sweep;
+	double sweep_step_pct;
+	double sweep_max_pct;
+	uint64_t step_ns;		/* time per sweep step */
+	double sweep_require_pct;	/* 0: figures only */
+	uint64_t stall_ns;		/* --plant-stall: 0 off */
+	uint64_t stall_every_ns;
+	const char *json;
+	const char *load;
+	bool quiet;
+	bool mlock;
+};
+
+#define AUDIO_HELP_SHOWN 5
+void audio_defaults(struct audio_opts *o);
+/* 0, AUDIO_HELP_SHOWN, or an exit code after printing the error. */
+int audio_parse(struct audio_opts *o, int argc, char **argv);
+
+/*
+ * Frames to nanoseconds at rate, rounded up: the first nanosecond at which
+ * that many frames have been played.  Exact for any run length.
+ */
+static inline uint64_t audio_frames_ns(uint64_t frames, unsigned rate)
+{
+	return (uint64_t)(((unsigned __int128)frames * 1000000000u + rate - 1) / rate);
+}
+
+/* Frames played in ns at rate, rounded down (the inverse of the above). */
+static inline uint64_t audio_ns_frames(uint64_t ns, unsigned rate)
+{
+	return (uint64_t)(((unsigned __int128)ns * rate) / 1000000000u);
+}
+
+/* ---- what a wake-up saw ------------------------------------------------- */
+enum audio_event { AUDIO_OK, AUDIO_XRUN, AUDIO_SUSPEND };
+
+struct audio_wake {
+	uint64_t now_ns;		/* CLOCK_MONOTONIC, right after the wake-up */
+	uint64_t avail;			/* frames of free buffer space */
+	uint64_t t_avail_ns;		/* when the first period of space became free */
+	uint64_t t_dry_ns;		/* when the queued audio runs out */
+	enum audio_event event;
+	uint64_t xrun_at_ns;		/* the stream stopped (trigger time) */
+	uint64_t xrun_dur_ns;		/* status time minus trigger time */
+};
+
+/* What the device granted (it may differ from what was asked). */
+struct audio_config {
+	unsigned rate;
+	unsigned channels;
+	int format;
+	unsigned period;		/* frames */
+	unsigned periods;
+	uint64_t buffer;		/* frames */
+	const char *access;		/* "mmap", "rw" or "virtual" */
+	char pcm_name[128];
+	char card[128];
+};
+
+struct audio_ctx;
+
+struct audio_backend_ops {
+	const char *name;
+	/* Opens and configures; on failure writes the reason to why. */
+	int (*open)(struct audio_ctx *c, char *why, size_t len);
+	/* Prefills the whole buffer and starts the stream. */
+	int (*start)(struct audio_ctx *c);
+	/* Blocks until a period is free (or something happened). */
+	int (*wait)(struct audio_ctx *c, struct audio_wake *w);
+	/* Queues one period; -EPIPE / -ESTRPIPE fill w's event. */
+	int (*write)(struct audio_ctx *c, struct audio_wake *w);
+	/* After an xrun or a suspend: back to a state start() accepts. */
+	int (*recover)(struct audio_ctx *c, int err);
+	void (*close)(struct audio_ctx *c);
+};
+
+extern const struct audio_backend_ops audio_timer_ops;
+extern const struct audio_backend_ops audio_alsa_ops;
+
+/* ---- the timer-paced virtual device --------------------------------------- */
+struct audio_vdev {
+	uint64_t t0_ns;			/* start of the stream */
+	uint64_t written;		/* frames queued since t0, prefill included */
+	unsigned rate;
+	unsigned period;
+	uint64_t buffer;
+	unsigned char *ring;		/* buffer * frame bytes, written like mmap */
+	size_t frame_bytes;
+};
+
+/* Device state at time now: fills avail, t_avail, t_dry and an xrun. */
+void audio_vdev_state(const struct audio_vdev *v, uint64_t now, struct audio_wake *w);
+
+/* ---- calibrated DSP work ------------------------------------------------- */
+#define AUDIO_DSP_BLOCK 64
+struct audio_dsp {
+	double units_per_ns;		/* calibrated on the audio thread */
+	float x[AUDIO_DSP_BLOCK];
+	float z1, z2;
+	float sink;
+};
+void audio_dsp_init(struct audio_dsp *d);
+/* One unit: a biquad low-pass over AUDIO_DSP_BLOCK samples. */
+void audio_dsp_run(struct audio_dsp *d, uint64_t units);
+/* Measures units per ns (best of several trials); 0 or -errno. */
+int audio_dsp_calibrate(struct audio_dsp *d);
+uint64_t audio_dsp_units(const struct audio_dsp *d, double pct, uint64_t period_ns);
+
+/* ---- run state -------------------------------------------------------------- */
+#define AUDIO_MAX_XRUNS 256
+#define AUDIO_MAX_STEPS 101
+#define AUDIO_MAX_STALLS 256
+
+struct audio_xrun {
+	uint64_t at_ns;			/* since the run's start */
+	uint64_t dur_ns;
+	uint64_t lateness_ns;
+	bool suspend;
+};
+
+struct audio_step {
+	double load_pct;
+	uint64_t units;
+	uint64_t start_ns;		/* since the run's start */
+	uint64_t xruns;			/* written by the audio thread (relaxed atomics) */
+	uint64_t wakeups;
+	uint64_t max_lateness_ns;
+	uint64_t min_margin_ns;
+	uint64_t max_work_ns;
+};
+
+struct audio_ctx {
+	struct rtp_hist lateness;	/* large, first */
+	struct rtp_hist margin;
+	struct rtp_hist work;
+	const struct audio_opts *o;
+	const struct audio_backend_ops *ops;
+	struct audio_config cfg;
+	void *dev;			/* backend state */
+	bool cannot_open;		/* open() failed at the device itself */
+	struct audio_vdev vdev;
+	struct audio_dsp dsp;
+	void *silence;			/* one period */
+
+	pthread_t th;
+	pthread_barrier_t ready;
+	int stop;			/* atomic: set by main */
+	bool done;			/* atomic: set by the audio thread */
+	int err;			/* -errno from the audio thread */
+	const char *err_what;
+	int audio_cpu;			/* -1: not pinned */
+
+	uint64_t start_ns;		/* first start of the stream */
+	uint64_t end_ns;
+	uint64_t dsp_units;		/* atomic: units per period now */
+	int step;			/* atomic: current sweep step */
+	int nsteps;
+	struct audio_step steps[AUDIO_MAX_STEPS];
+
+	uint64_t wakeups;		/* relaxed atomics, read live by main */
+	uint64_t periods;		/* written after prefill */
+	uint64_t prefilled;		/* frames written by start() */
+	uint64_t spurious;		/* woke with less than a period free */
+	uint64_t early;			/* woke before the period was free */
+	uint64_t xruns;
+	uint64_t suspends;
+	uint64_t xrun_total_ns;
+	uint64_t xrun_max_ns;
+	int nxrun;
+	struct audio_xrun xrun[AUDIO_MAX_XRUNS];
+
+	/* --plant-stall: a FIFO 99 spinner on the audio thread's CPU */
+	pthread_t stall_th;
+	bool stall_started;
+	int nstalls;			/* atomic */
+	uint64_t stall_at[AUDIO_MAX_STALLS];
+	uint64_t stall_len[AUDIO_MAX_STALLS];
+};
+
+void *audio_thread_main(void *arg);
+void *audio_stall_main(void *arg);
+
+/* "0 xruns in 10.0 s at 64 frames x 2 periods, 48 kHz (2.67 ms latency)" */
+void audio_headline(char *buf, size_t len, uint64_t xruns, double secs,
+		    const struct audio_config *cfg);
+
+/* The whole program; returns its exit code. */
+int audio_main(int argc, char **argv);
+
+#endif /* RTP_AUDIO_H */

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-audio: the words an audio user reads first. */
+#include "audio.h"
+
+#include <stdio.h>
+
+void audio_headline(char *buf, size_t len, uint64_t xruns, double secs,
+		    const struct audio_config *cfg)
+{
+	char when[32], khz[16];
+	double latency_ms = (double)cfg->buffer * 1000.0 / cfg->rate;
+
+	if (secs >= 120)
+		snprintf(when, sizeof(when), "%.1f min", secs / 60);
+	else
+		snprintf(when, sizeof(when), "%.1f s", secs);
+	if (cfg->rate % 1000 == 0)
+		snprintf(khz, sizeof(khz), "%u", cfg->rate / 1000);
+	else
+		snprintf(khz, sizeof(khz), "%.1f", cfg->rate / 1000.0);
+	snprintf(buf, len, "%llu xrun%s in %s at %u frames x %u periods, %s kHz (%.2f ms latency)",
+		 (unsigned long long)xruns, xruns == 1 ? "" : "s", when, cfg->period, cfg->periods,
+		 khz, latency_ms);
+}
