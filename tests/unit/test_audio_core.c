@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-audio: the virtual device's model, time conversions, headline, options, DSP. */
+#include "../../bench/audio/audio.h"
+
+#include <alsa/asoundlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "run.h"
+#include "tap.h"
+
+static void test_conversions(void)
+{
+	static const unsigned rates[] = { 8000, 44100, 48000, 96000, 192000, 384000 };
+	bool all = true;
+	size_t i;
+	uint64_t f;
+
+	is_u64(audio_frames_ns(64, 48000), 1333334, "64 frames at 48 kHz end in the 1333334th ns");
+	is_u64(audio_frames_ns(48000, 48000), 1000000000, "a second of frames is 1 s exactly");
+	is_u64(audio_ns_frames(1333333, 48000), 63, "1333333 ns hold 63 whole frames");
+	is_u64(audio_ns_frames(1333334, 48000), 64, "1333334 ns hold 64 frames");
+	/* The two conversions agree at every boundary: no spurious wake-up. */
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		for (f = 1; f < 100000; f += 97)
+			all &= audio_ns_frames(audio_frames_ns(f, rates[i]), rates[i]) == f &&
+			       audio_ns_frames(audio_frames_ns(f, rates[i]) - 1, rates[i]) == f - 1;
+	ok(all, "frames -> ns (ceil) -> frames round-trips at 6 rates");
+	f = UINT64_C(48000) * 86400 * 100;	/* 100 days */
+	is_u64(audio_frames_ns(f, 48000), UINT64_C(8640000000000000), "100 days of frames do not overflow");
+}
+
+static void test_vdev(void)
+{
+	struct audio_vdev v = { .t0_ns = 1000, .rate = 48000, .period = 64, .buffer = 128,
+				.written = 128 };
+	struct audio_wake w;
+
+	audio_vdev_state(&v, 1000, &w);
+	ok(w.event == AUDIO_OK && w.avail == 0, "just after the prefill: no space free");
+	is_u64(w.t_avail_ns, 1000 + 1333334, "the first period frees at one period time");
+	is_u64(w.t_dry_ns, 1000 + 2666667, "the buffer runs dry at one buffer time");
+	audio_vdev_state(&v, 1000 + 1333333, &w);
+	is_u64(w.avail, 0, "1 ns before the period boundary: still no space");
+	audio_vdev_state(&v, 1000 + 1333334, &w);
+	is_u64(w.avail, 64, "at the boundary: one period free");
+	audio_vdev_state(&v, 1000 + 2666666, &w);
+	ok(w.event == AUDIO_OK && w.avail == 64, "1 ns before running dry: still playing, one period free");
+	audio_vdev_state(&v, 1000 + 2666667, &w);
+	ok(w.event == AUDIO_XRUN, "at the dry moment with nothing written: xrun");
+	is_u64(w.xrun_at_ns, 1000 + 2666667, "the xrun starts when the buffer ran dry");
+	is_u64(w.xrun_dur_ns, 0, "and has lasted 0 ns so far");
+	audio_vdev_state(&v, 1000 + 2666667 + 5000000, &w);
+	is_u64(w.xrun_dur_ns, 5000000, "found 5 ms later, it has lasted 5 ms");
+	is_u64(w.t_avail_ns, 1000 + 1333334, "and the wake-up was due at the first boundary");
+
+	v.written = 192;	/* one period written on time */
+	audio_vdev_state(&v, 1000 + 1500000, &w);
+	ok(w.event == AUDIO_OK && w.avail == 0, "after a write: the buffer is full again");
+	is_u64(w.t_avail_ns, 1000 + 2666667, "the next period frees one period later");
+	is_u64(w.t_dry_ns, 1000 + 4000000, "and the buffer now runs dry at 3 periods");
+	audio_vdev_state(&v, 1000 + 3000000, &w);
+	is_u64(w.avail, 64, "2.25 periods in: one period free");
+	is_u64(w.t_dry_ns - w.now_ns, 1000000, "with 1 ms of margin");
+
+	v.buffer = 4 * 64;	/* 4 periods: a late thread finds several free */
+	v.written = 256;
+	audio_vdev_state(&v, 1000 + 3 * 1333334, &w);
+	ok(w.event == AUDIO_OK && w.avail == 192, "3 periods late of 4: three periods free, no xrun");
+}
+
+static void test_headline(void)
+{
+	struct audio_config cfg = { .rate = 48000, .period = 64, .periods = 2, .buffer = 128 };
+	char buf[256];
+
+	audio_headline(buf, sizeof(buf), 0, 300, &cfg);
+	ok(!strcmp(buf, "0 xruns in 5.0 min at 64 frames x 2 periods, 48 kHz (2.67 ms latency)"),
+	   "headline for 5 minutes: %s", buf);
+	cfg.rate = 44100;
+	cfg.period = 256;
+	cfg.periods = 3;
+	cfg.buffer = 768;
+	audio_headline(buf, sizeof(buf), 1, 10, &cfg);
+	ok(!strcmp(buf, "1 xrun in 10.0 s at 256 frames x 3 periods, 44.1 kHz (17.41 ms latency)"),
+	   "headline for 1 xrun at 44.1 kHz: %s", buf);
+}
+
+struct parse_case {
+	const char *args[8];
+	int want;
+};
+
+static int parse(const char *const *args, struct audio_opts *o)
+{
+	char *argv[10];
+	int argc = 0;
+
+	argv[argc++] = (char *)"rtproof-audio";
+	while (*args && argc < 9)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	return audio_parse(o, argc, argv);
+}
+
+static void test_options(void)
+{
+	static const struct parse_case cases[] = {
+		{ { NULL }, 0 },
+		{ { "-p", "0", NULL }, 1 },
+		{ { "-p", "15", NULL }, 1 },
+		{ { "-p", "64", "-n", "3", NULL }, 0 },
+		{ { "-n", "1", NULL }, 1 },
+		{ { "-r", "1", NULL }, 1 },
+		{ { "--rate", "0", NULL }, 1 },
+		{ { "-r", "44100", NULL }, 0 },
+		{ { "-c", "0", NULL }, 1 },
+		{ { "-f", "FLOAT_LE", NULL }, 0 },
+		{ { "-f", "S17_XX", NULL }, 1 },
+		{ { "--access", "rw", NULL }, 0 },
+		{ { "--access", "dma", NULL }, 1 },
+		{ { "--backend", "jack", NULL }, 1 },
+		{ { "-P", "99", NULL }, 1 },
+		{ { "-P", "0", NULL }, 1 },
+		{ { "-d", "0", NULL }, 1 },
+		{ { "-t", "1.5s", NULL }, 0 },
+		{ { "--dsp-load", "101", NULL }, 1 },
+		{ { "--dsp-load", "37.5%", NULL }, 0 },
+		{ { "--dsp-load", "x", NULL }, 1 },
+		{ { "--sweep", "-d", "5s", NULL }, 1 },
+		{ { "--sweep=0", NULL }, 1 },
+		{ { "--sweep=10", "--sweep-max", "50", NULL }, 0 },
+		{ { "--sweep", "--dsp-load", "98", NULL }, 1 },
+		{ { "--sweep-require", "50", NULL }, 1 },
+		{ { "--plant-stall", "20ms,10ms", NULL }, 1 },
+		{ { "--plant-stall", "20ms", NULL }, 0 },
+		{ { "--plant-stall", "1s", NULL }, 1 },
+		{ { "-D", "", NULL }, 1 },
+		{ { "extra", NULL }, 1 },
+		{ { "--bogus", NULL }, 1 },
+	};
+	struct audio_opts o;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char desc[160] = "";
+		int k;
+
+		for (k = 0; cases[i].args[k]; k++)
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " %s", cases[i].args[k]);
+		ret = parse(cases[i].args, &o);
+		ok(ret == cases[i].want, "options [%s ]: %d", desc, ret);
+	}
+	parse((const char *const[]){ NULL }, &o);
+	ok(o.rate == 48000 && o.channels == 2 && o.period == 64 && o.periods == 2 &&
+	   o.priority == 80 && !strcmp(o.device, "default") && o.access == AUDIO_ACCESS_MMAP &&
+	   o.format == SND_PCM_FORMAT_S16_LE && o.backend == AUDIO_BACKEND_AUTO,
+	   "defaults: 64 frames x 2, 48 kHz, 2 ch, S16_LE, mmap, FIFO 80, device default, auto");
+	parse((const char *const[]){ "-D", "hw:1", "-p", "128", "--plant-stall", "30ms,2s",
+				      "--dsp-load", "12.5", NULL }, &o);
+	ok(o.device_given && !strcmp(o.device, "hw:1") && o.period == 128 &&
+	   o.stall_ns == 30000000 && o.stall_every_ns == 2000000000ull && o.dsp_load_pct == 12.5,
+	   "values are kept: device, period, stall, load");
+}
+
+static void test_dsp(void)
+{
+	struct audio_dsp d;
+	uint64_t units, best = UINT64_MAX, t0, dt;
+	int i;
+
+	audio_dsp_init(&d);
+	i = audio_dsp_calibrate(&d);
+	ok(!i && d.units_per_ns > 0, "DSP calibrates (%.3f units/us)", d.units_per_ns * 1e3);
+	units = audio_dsp_units(&d, 100, 2000000);
+	ok(audio_dsp_units(&d, 50, 2000000) * 2 - units <= 1, "50 %% is half the work of 100 %%");
+	is_u64(audio_dsp_units(&d, 0, 2000000), 0, "0 %% is no work");
+	/* The burn must really take the time it was calibrated for (best of 5). */
+	for (i = 0; i < 5; i++) {
+		t0 = rtp_now_ns(CLOCK_MONOTONIC);
+		audio_dsp_run(&d, units);
+		dt = rtp_now_ns(CLOCK_MONOTONIC) - t0;
+		if (dt < best)
+			best = dt;
+	}
+	/* Loose bounds for a shared machine; a broken calibration is off by far more. */
+	ok(best >= 1000000 && best <= 6000000, "100 %% of a 2 ms period burns 2 ms (best of 5: %.3f ms)",
+	   best / 1e6);
+}
+
+int main(void)
+{
+	test_conversions();
+	test_vdev();
+	test_headline();
+	test_options();
+	test_dsp();
+	return tap_done();
+}
