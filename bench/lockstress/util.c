@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-lockstress: thread setup, CPU burners, bounded waits. */
+#include "lockstress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt.h"
+#include "run.h"
+
+int ls_thread_setup(int cpu, const cpu_set_t *set, int policy, int prio)
+{
+	struct rtp_sched s = { .policy = policy, .priority = rtp_policy_is_rt(policy) ? prio : 0 };
+	int ret;
+
+	if (cpu >= 0)
+		ret = rtp_pin_cpu(0, cpu);
+	else if (set)
+		ret = rtp_pin_set(0, set);
+	else
+		ret = 0;
+	if (ret)
+		return ret;
+	return rtp_sched_set(0, &s);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return rtp_ts_ns(&ts);
+}
+
+void ls_burn_cpu(uint64_t ns, const int *stop)
+{
+	uint64_t start = thread_cpu_ns();
+	volatile unsigned sink = 0;
+	unsigned i;
+
+	for (;;) {
+		for (i = 0; i < 256; i++)
+			sink += i;
+		if (thread_cpu_ns() - start >= ns)
+			break;
+		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+			break;
+	}
+}
+
+void ls_spin_wall(uint64_t ns)
+{
+	uint64_t start;
+
+	if (!ns)
+		return;
+	start = ls_now();
+	while (ls_now() - start < ns)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+void ls_sleep_until(uint64_t t_ns)
+{
+	struct timespec ts = rtp_ns_ts(t_ns);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+struct timespec ls_rt_deadline(uint64_t timeout_ns)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return rtp_ns_ts(rtp_ts_ns(&ts) + timeout_ns);
+}
+
+int ls_open_self_stat(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)rtp_gettid());
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int ls_effective_prio(int fd)
+{
+	char buf[1024], *p;
+	ssize_t n;
+	int field, prio;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	/* Field 3 (state) follows ") "; "priority" is field 18. */
+	p += 2;
+	for (field = 3; field < 18 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%d", &prio) != 1)
+		return -1;
+	/* For RT tasks the kernel shows -1 - rt_priority (boosts included). */
+	return prio < 0 ? -1 - prio : 0;
+}
+
+int ls_mutex_init(pthread_mutex_t *m, int protocol, int ceiling, int type)
+{
+	pthread_mutexattr_t a;
+	int ret;
+
+	ret = pthread_mutexattr_init(&a);
+	if (ret)
+		return -ret;
+	ret = pthread_mutexattr_settype(&a, type);
+	if (!ret)
+		ret = pthread_mutexattr_setprotocol(&a, protocol == LS_PROTO_INHERIT ?
+						    PTHREAD_PRIO_INHERIT : protocol == LS_PROTO_PROTECT ?
+						    PTHREAD_PRIO_PROTECT : PTHREAD_PRIO_NONE);
+	if (!ret && protocol == LS_PROTO_PROTECT)
+		ret = pthread_mutexattr_setprioceiling(&a, ceiling);
+	if (!ret)
+		ret = pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+	return -ret;
+}
+
+int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
+		 int (*done)(void *arg), void *arg)
+{
+	for (;;) {
+		uint64_t now = ls_now(), wait = tick_ns;
+		int ret;
+
+		if (done) {
+			ret = done(arg);
+			if (ret)
+				return ret;
+		}
+		if (ls_stopped(c))
+			return -1;
+		if (now >= until_ns)
+			return 0;
+		if (until_ns - now < wait)
+			wait = until_ns - now;
+		ret = rtp_signals_wait(&c->sigs, wait);
+		if (ret > 0) {
+			c->signal = ret;
+			__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+			return -1;
+		}
+	}
+}
+
+int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns)
+{
+	uint64_t now = ls_now();
+	struct timespec ts = ls_rt_deadline(deadline_ns > now ? deadline_ns - now : 0);
+	int ret;
+
+	ret = pthread_timedjoin_np(th, NULL, &ts);
+	if (ret == ETIMEDOUT) {
+		c->abandoned++;
+		return -ETIMEDOUT;
+	}
+	return -ret;
+}
+
+const char *ls_fmt(uint64_t ns, char *buf, size_t len)
+{
+	rtp_format_ns(ns, buf, len);
+	return buf;
+}
+
+void ls_json_metric_begin(struct rtp_json *j, const char *name)
+{
+	rtp_json_begin_object(j, NULL);
+	rtp_json_string(j, "name", name);
+	rtp_json_string(j, "unit", "ns");
+}
+
+void ls_json_metric_end(struct rtp_json *j, const struct rtp_hist *h)
+{
+	rtp_json_hist(j, h, true);
+	rtp_json_end_object(j);
+}
