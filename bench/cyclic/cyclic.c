@@ -194,26 +194,20 @@ static void summary(const struct cyclic_run *r, double secs)
 /* cyclictest's text histogram, for the plotting recipes built around it. */
 static void write_histfile(const struct cyclic_run *r, FILE *f)
 {
-	uint64_t b, all;
+	uint64_t b;
 	int i;
 
 	fprintf(f, "# Histogram\n");
 	for (b = 0; b < r->o.histogram_us; b++) {
-		fprintf(f, "%06llu", (unsigned long long)b);
-		all = 0;
-		for (i = 0; i < r->n; i++) {
-			fprintf(f, "\t%06llu", (unsigned long long)r->t[i].us_hist[b]);
-			all += r->t[i].us_hist[b];
-		}
-		if (r->n > 1)
-			fprintf(f, "\t%06llu", (unsigned long long)all);
+		/* cyclictest: "%06d " then the per-thread counts, tab-separated */
+		fprintf(f, "%06llu ", (unsigned long long)b);
+		for (i = 0; i < r->n; i++)
+			fprintf(f, "%s%06llu", i ? "\t" : "", (unsigned long long)r->t[i].us_hist[b]);
 		fputc('\n', f);
 	}
 	fprintf(f, "# Total:");
 	for (i = 0; i < r->n; i++)
 		fprintf(f, " %09llu", (unsigned long long)r->t[i].hist.count);
-	if (r->n > 1)
-		fprintf(f, " %09llu", (unsigned long long)r->all.count);
 	fprintf(f, "\n# Min Latencies:");
 	for (i = 0; i < r->n; i++)
 		fprintf(f, " %05llu", (unsigned long long)(r->t[i].hist.count ? r->t[i].hist.min / 1000 : 0));

@@ -33,12 +33,12 @@ check "params record the defaults" jq_ok "$TMP/c.json" \
 check "summary table printed with units" grep -q "p99.99" "$TMP/out"
 grep -q "^ *us *us" "$TMP/out"; ok $? "summary header carries the unit"
 # cyclictest's text format
-check "histfile: 200 %06d rows" sh -c "grep -c '^[0-9]\{6\}	' '$TMP/c.hist' | grep -qx 200"
+check "histfile: 200 '%06d ' rows of tab-separated counts" sh -c "grep -c '^[0-9]\{6\} [0-9]\{6\}	[0-9]' '$TMP/c.hist' | grep -qx 200"
 check "histfile: Min/Avg/Max and overflow lines" sh -c \
 	"grep -q '^# Min Latencies:' '$TMP/c.hist' && grep -q '^# Avg Latencies:' '$TMP/c.hist' &&
 	 grep -q '^# Max Latencies:' '$TMP/c.hist' && grep -q '^# Histogram Overflows:' '$TMP/c.hist'"
 # The text histogram's counts plus its overflows add up to the samples of thread 0.
-t0=$(awk -F'\t' '/^[0-9]/ { s += $2 } /^# Histogram Overflows:/ { split($0, a, " "); s += a[4] } END { print s }' "$TMP/c.hist")
+t0=$(awk '/^[0-9]/ { s += $2 } /^# Histogram Overflows:/ { split($0, a, " "); s += a[4] } END { print s }' "$TMP/c.hist")
 c0=$(jq '.metrics[0].count' "$TMP/c.json")
 [ "$t0" = "$c0" ]; ok $? "histfile thread 0 counts + overflows = $c0 samples (got $t0)"
 max_us=$(awk '/^# Max Latencies:/ { print $4 }' "$TMP/c.hist" | sed 's/^0*//')
