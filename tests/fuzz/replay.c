@@ -7,12 +7,18 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int main(int argc, char **argv)
 {
-	int i, n = 0;
+	int i, n = 0, keep = dup(2);
+	FILE *report = fdopen(keep, "w");
+
+	/* The parsers' own messages are not the point of a replay. */
+	if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+		return 1;
 
 	for (i = 1; i < argc; i++) {
 		FILE *f = fopen(argv[i], "rb");
@@ -20,7 +26,7 @@ int main(int argc, char **argv)
 		long len;
 
 		if (!f) {
-			perror(argv[i]);
+			fprintf(report, "%s: cannot open\n", argv[i]);
 			return 1;
 		}
 		fseek(f, 0, SEEK_END);
@@ -28,7 +34,7 @@ int main(int argc, char **argv)
 		rewind(f);
 		buf = malloc(len > 0 ? (size_t)len : 1);
 		if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-			fprintf(stderr, "%s: cannot read\n", argv[i]);
+			fprintf(report, "%s: cannot read\n", argv[i]);
 			return 1;
 		}
 		fclose(f);
@@ -36,6 +42,7 @@ int main(int argc, char **argv)
 		free(buf);
 		n++;
 	}
-	printf("%s: %d inputs replayed\n", argv[0], n);
+	fprintf(report, "%s: %d inputs replayed\n", argv[0], n);
+	fclose(report);
 	return 0;
 }
