@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-audio, planted truth: a SCHED_FIFO 99 spinner on the audio
+# thread's CPU that runs longer than the whole buffer must be seen as one
+# xrun per stall, starting inside the stall, lasting about the stall minus
+# what the buffer held, and the late wake-up must show in the histogram.
+. "$(dirname "$0")/tap.sh"
+
+# 256 frames x 2 periods at 48 kHz: P = 5.33 ms, B = 10.67 ms; stalls of 40 ms.
+S=40000000 P=5333334 B=10666667
+rtproof-audio --backend timer -p 256 -n 2 -d 3.4 --plant-stall 40ms,1s --json "$TMP/st.json" \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 2 ]
+ok $? "planted stalls: verdict fail, exit 2 (got $rc)"
+[ $rc -eq 2 ] || sed 's/^/#   /' "$TMP/out" "$TMP/err"
+jq_ok "$TMP/st.json" '.events.stalls_planted == 3 and all(.events.stall_list[]; .duration_ns >= 40000000)'
+ok $? "three stalls of 40 ms were planted (at 0.5, 1.5, 2.5 s)"
+jq_ok "$TMP/st.json" '.events.xruns >= 1'
+ok $? "at least one xrun was seen ($(jq .events.xruns "$TMP/st.json"))"
+# Each stall: exactly one xrun that starts inside it (before the buffer ran out).
+jq_ok "$TMP/st.json" ".events as \$e | all(\$e.stall_list[]; . as \$s |
+	[\$e.xrun_list[] | select(.time_s >= \$s.time_s - 0.0001 and
+		.time_s <= \$s.time_s + ($B + 1000000) / 1e9)] | length == 1)"
+ok $? "exactly one xrun per stall, starting within the buffer time of the stall's start"
+# Its duration: the stall less what was queued (0..B), plus a little wake-up time.
+jq_ok "$TMP/st.json" ".events as \$e | all(\$e.stall_list[]; . as \$s |
+	[\$e.xrun_list[] | select(.time_s >= \$s.time_s - 0.0001 and .time_s <= \$s.time_s + 0.012)][0] |
+	.duration_ns >= \$s.duration_ns - $B - 1000000 and .duration_ns <= \$s.duration_ns + 5000000)"
+ok $? "each xrun lasted the stall minus the buffered audio (29..45 ms)"
+jq_ok "$TMP/st.json" ".events as \$e | all(\$e.stall_list[]; . as \$s |
+	[\$e.xrun_list[] | select(.time_s >= \$s.time_s - 0.0001 and .time_s <= \$s.time_s + 0.012)][0] |
+	.lateness_ns >= \$s.duration_ns - $P - 1000000)"
+ok $? "the wake-up that found each xrun was late by at least the stall minus a period"
+jq_ok "$TMP/st.json" ".metrics[0].max >= $S - $P - 1000000 and
+	([.metrics[0].histogram.buckets[] | select(.[0] >= $S - $P - 1000000) | .[2]] | add) >= 3"
+ok $? "the lateness histogram holds the planted delays (>= 3 samples above 33.7 ms)"
+jq_ok "$TMP/st.json" '.events.xrun_total_ns >= ([.events.xrun_list[].duration_ns] | add) - 1 and .metrics[1].min == 0'
+ok $? "xrun total adds up; the margin histogram reached 0"
+grep -q '^verdict: fail: [0-9]* xruns in 3.4 s at 256 frames x 2 periods, 48 kHz (10.67 ms latency)' "$TMP/out"
+ok $? "headline counts the xruns"
+jq -r '.events.xrun_list[] | "# xrun at \(.time_s) s, \(.duration_ns / 1e6) ms, wake-up \(.lateness_ns / 1e6) ms late"' "$TMP/st.json"
+
+# A stall longer than a period but shorter than the margin (256 x 8: P = 5.33
+# ms, 37 ms queued at each wake-up): seen as lateness, and no xrun invented.
+rtproof-audio --backend timer -p 256 -n 8 -d 1.2 --plant-stall 15ms,1s --json "$TMP/short.json" \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+jq_ok "$TMP/short.json" ".events.stalls_planted == 1 and .events.xruns == 0 and
+	.metrics[0].max >= 15000000 - $P - 1000000 and .metrics[1].min <= 37333334 - 15000000 + $P"
+ok $? "a 15 ms stall against 37 ms of margin: lateness >= 8.7 ms, margin dips, no xrun (exit $rc)"
+jq -r '"# short stall: worst wake-up \(.metrics[0].max / 1e6) ms, smallest margin \(.metrics[1].min / 1e6) ms"' "$TMP/short.json"
+
+done_testing
