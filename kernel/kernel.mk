@@ -1,0 +1,31 @@
+# kernel/kernel.mk: kernel-side targets, included by the top-level Makefile.
+#
+#   make kernels          fetch Debian's stock and PREEMPT_RT kernels into the
+#                         cache (RTPROOF_KERNEL_CACHE, default
+#                         ~/.cache/rtproof/kernels) and list them
+#   make compare          the stock-vs-RT ladder in QEMU instruction-count mode
+#                         (COMPARE_ARGS="--runs 2 --loops 5000" to change it)
+#   make kernel-config KSRC=/path/to/linux [FLAVOUR=rt|stock] [BASE=defconfig]
+#   make kernel-build  KSRC=/path/to/linux [FLAVOUR=rt|stock] [BASE=defconfig]
+#                         merge kernel/config/*.config onto a defconfig, check
+#                         every requested symbol took, build (kernel/Makefile)
+#
+# The VM integration tests (tests/integration/vm-*.t) need the suite's
+# binaries and nothing else built: VM_TESTS_DEPS names them.
+
+VM_TESTS_DEPS := all
+COMPARE_ARGS ?=
+
+kernels:
+	$(Q)scripts/rtproof-kernel fetch
+
+compare: all
+	$(Q)BIN=$(abspath $(BIN)) scripts/rtproof-compare-kernels $(COMPARE_ARGS)
+
+kernel-config:
+	$(Q)$(MAKE) --no-print-directory -C kernel config KSRC=$(abspath $(KSRC))
+
+kernel-build:
+	$(Q)$(MAKE) --no-print-directory -C kernel build KSRC=$(abspath $(KSRC))
+
+.PHONY: kernels compare kernel-config kernel-build

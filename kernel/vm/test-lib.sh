@@ -1,0 +1,31 @@
+# Helpers for tests/integration/vm-*.t (sourced after tap.sh).
+VM=$RTPROOF_ROOT/scripts/rtproof-vm
+KERNEL=$RTPROOF_ROOT/scripts/rtproof-kernel
+export BIN=$RTPROOF_BIN
+
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+# vm_need_qemu: skip the whole file when QEMU cannot be run here.
+vm_need_qemu() {
+	command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
+	[ -x /bin/busybox ] || skip_all "busybox-static not installed"
+	command -v cpio >/dev/null || skip_all "cpio not installed"
+	command -v depmod >/dev/null || skip_all "kmod (depmod) not installed"
+	command -v jq >/dev/null || skip_all "jq not installed"
+}
+
+# vm_fetch [KERNEL...]: fetch through the suite's own command (first run
+# downloads, later runs reuse the cache). Only an unreachable archive skips;
+# any other failure is a failed test.
+vm_fetch() {
+	if "$KERNEL" fetch -q "$@" 2>"$TMP/fetch.err"; then
+		return 0
+	fi
+	if grep -qE 'could not be reached|not known to apt|knows no candidate' "$TMP/fetch.err"; then
+		skip_all "Debian archive unreachable: $(head -n 1 "$TMP/fetch.err")"
+	fi
+	sed 's/^/# /' "$TMP/fetch.err"
+	echo "not ok 1 - rtproof kernel fetch $*"
+	echo "1..1"
+	exit 1
+}

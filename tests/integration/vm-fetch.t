@@ -1,0 +1,54 @@
+#!/bin/sh
+# rtproof kernel fetch: stock and RT kernels in the cache, a second fetch
+# downloads and unpacks nothing, bad input is refused.
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+command -v apt-get >/dev/null || skip_all "not a Debian system (no apt-get)"
+command -v jq >/dev/null || true
+
+vm_fetch stock rt
+ok 0 "rtproof kernel fetch stock rt"
+cache=$("$KERNEL" path stock | xargs dirname)
+for k in stock rt; do
+	d=$("$KERNEL" path $k)
+	[ -f "$d/vmlinux" ] && [ "$(head -c 4 "$d/vmlinux" | od -An -c | tr -d ' ')" = '177ELF' ]
+	ok $? "$k: vmlinux extracted ($(basename "$d"))"
+	ls "$d"/root/lib/modules/*/kernel/fs/9p/9p.ko >/dev/null 2>&1
+	ok $? "$k: modules unpacked"
+	[ -d "$d/headers/include" ] || [ -d "$d/headers/arch" ]
+	ok $? "$k: headers unpacked ($(readlink "$d/headers"))"
+done
+grep -q '^CONFIG_PREEMPT_RT=y' "$("$KERNEL" path rt)/config"
+ok $? "rt kernel config has CONFIG_PREEMPT_RT=y"
+! grep -q '^CONFIG_PREEMPT_RT=y' "$("$KERNEL" path stock)/config" &&
+	grep -q '^CONFIG_PREEMPT_DYNAMIC=y' "$("$KERNEL" path stock)/config"
+ok $? "stock kernel config is PREEMPT_DYNAMIC, not RT"
+
+# Reuse: nothing downloaded, nothing unpacked, files untouched.
+before=$(ls -l --time-style=+%s.%N "$cache"/debs/*.deb "$cache"/*/vmlinux | md5sum)
+"$KERNEL" fetch stock rt >"$TMP/out" 2>"$TMP/err"
+rc=$?
+ok $rc "second fetch succeeds"
+! grep -q downloading "$TMP/err" && ! grep -q unpacking "$TMP/err" && [ "$(grep -c '^rtproof-kernel: cached:' "$TMP/err")" -ge 6 ]
+ok $? "second fetch reuses the cache ($(grep -c cached: "$TMP/err") cached lines, no download)"
+after=$(ls -l --time-style=+%s.%N "$cache"/debs/*.deb "$cache"/*/vmlinux | md5sum)
+[ "$before" = "$after" ]
+ok $? "cached files untouched"
+grep -q '^stock  *6\.' "$TMP/out" && grep -q '^rt  *6\..*rt$' "$TMP/out"
+ok $? "list shows stock and rt"
+
+# A corrupted cached .deb is detected and fetched again.
+d=$(ls "$cache"/debs/linux-kbuild-*.deb | head -n 1)
+cp "$d" "$TMP/kbuild.deb"
+printf 'x' >>"$d"
+"$KERNEL" fetch stock 2>"$TMP/err" >/dev/null
+cmp -s "$d" "$TMP/kbuild.deb" && grep -q 'mismatch\|downloading linux-kbuild' "$TMP/err"
+ok $? "a damaged cached .deb is re-verified and replaced"
+
+"$KERNEL" fetch foo >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'error: fetch: foo: unknown kernel' "$TMP/err"
+ok $? "fetch foo: $(cat "$TMP/err")"
+RTPROOF_KERNEL_CACHE=$TMP/empty "$KERNEL" path rt >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "not in $TMP/empty" "$TMP/err"
+ok $? "path rt on an empty cache: $(cat "$TMP/err")"
+done_testing

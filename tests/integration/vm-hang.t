@@ -1,0 +1,50 @@
+#!/bin/sh
+# The VM runner's failure paths: a hung guest is killed within its timeout
+# and reported as an error, the guest's exit status comes back, bad options
+# are refused before anything is written.
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+vm_need_qemu
+vm_fetch stock
+
+# A guest that spins forever (a busy loop: under icount an idle guest's
+# clock jumps ahead, so sleep would not hang).
+start=$(date +%s)
+"$VM" --kernel stock --timeout 15s --out "$TMP/hang" -- sh -c 'while :; do :; done' >/dev/null 2>"$TMP/err"
+rc=$?
+took=$(( $(date +%s) - start ))
+[ $rc -eq 1 ]
+ok $? "hung guest: exit $rc (want 1)"
+grep -q 'error: guest did not finish within 15s and was killed' "$TMP/err"
+ok $? "hung guest: reported as an error: $(grep error: "$TMP/err")"
+[ $took -le 25 ]
+ok $? "hung guest: killed after ${took}s (timeout 15s + boot set-up)"
+! ps -eo args | grep -v grep | grep -q "file:$TMP/hang/serial.log"
+ok $? "hung guest: no QEMU left running"
+jq_ok "$TMP/hang/vm.json" '.outcome == "timeout" and .exit_status == null'
+ok $? "hung guest: vm.json says timeout"
+
+"$VM" -q --kernel stock --timeout 60s --out "$TMP/exit3" -- sh -c 'echo from-guest >/res/note.txt; exit 3' >/dev/null 2>&1
+rc=$?
+[ $rc -eq 3 ]
+ok $? "guest exit status 3 propagates (got $rc)"
+grep -qx from-guest "$TMP/exit3/note.txt" 2>/dev/null
+ok $? "files the guest writes to /res come back"
+
+bad() { # bad DESCRIPTION EXPECTED ARGS...
+	d=$1 want=$2; shift 2
+	"$VM" --out "$TMP/bad" "$@" -- true >/dev/null 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q -- "$want" "$TMP/err" && [ ! -e "$TMP/bad" ]
+	ok $? "$d: exit $rc, $(cat "$TMP/err")"
+}
+bad "--kernel foo" "rtproof-vm: error: --kernel foo: no such kernel (stock, rt or a path)" --kernel foo
+bad "--preempt lazy" "error: --preempt lazy: must be none, voluntary or full" --preempt lazy
+bad "--clock fast" "error: --clock fast: must be icount, tcg or kvm" --clock fast
+bad "--timeout soon" "error: --timeout soon" --timeout soon
+bad "--load disk" "error: --load disk" --load disk
+bad "--preempt on the RT kernel" "error: --preempt full: kernel rt is PREEMPT_RT" --kernel rt --preempt full
+"$VM" --out "$TMP/bad" -- no-such-program >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "error: no-such-program: not found" "$TMP/err" && [ ! -e "$TMP/bad" ]
+ok $? "unknown command: $(cat "$TMP/err")"
+done_testing

@@ -1,0 +1,48 @@
+#!/bin/sh
+# kernel/vm/mkinitramfs on the stock and the RT kernel: busybox, /init, the
+# suite's binaries with every library they need, ALSA's configuration, the
+# virtio/9p modules with their dependencies and a modules.dep.
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+vm_need_qemu
+vm_fetch stock rt
+MK=$RTPROOF_ROOT/kernel/vm/mkinitramfs
+
+for k in stock rt; do
+	kdir=$("$KERNEL" path $k)
+	rel=$(sed -n 's/^release=//p' "$kdir/info")
+	img=$TMP/$k.cpio
+	"$MK" --out "$img" --kernel-dir "$kdir" --bin "$RTPROOF_BIN" --add hackbench 2>"$TMP/err"
+	ok $? "$k: mkinitramfs builds ($(du -k "$img" 2>/dev/null | cut -f1) KiB)"
+	cpio -it --quiet <"$img" >"$TMP/list" 2>/dev/null
+	ok $? "$k: a valid cpio archive"
+	has() { grep -qx "$1" "$TMP/list"; }
+	has init && has bin/busybox && has bin/sh && has bin/poweroff && has bin/modprobe
+	ok $? "$k: /init and busybox applets"
+	has usr/bin/rtproof-cyclic
+	ok $? "$k: rtproof-cyclic from build/bin"
+	missing=
+	for lib in $(ldd "$RTPROOF_BIN/rtproof-cyclic" "$(command -v hackbench)" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' | sort -u); do
+		has "${lib#/}" || missing="$missing $lib"
+	done
+	has lib64/ld-linux-x86-64.so.2 && [ -z "$missing" ]
+	ok $? "$k: the dynamic loader and every ldd library${missing:+ (missing:$missing)}"
+	if [ -f /usr/share/alsa/alsa.conf ]; then
+		has usr/share/alsa/alsa.conf
+		ok $? "$k: ALSA configuration"
+	else
+		skip "$k: ALSA configuration" "no /usr/share/alsa on this host"
+	fi
+	for m in fs/9p/9p.ko net/9p/9pnet.ko net/9p/9pnet_virtio.ko fs/netfs/netfs.ko fs/fscache/fscache.ko drivers/virtio/virtio_pci.ko sound/drivers/snd-aloop.ko; do
+		has "lib/modules/$rel/kernel/$m" || { echo "# missing $m"; false; } || break
+	done
+	ok $? "$k: 9p, virtio and snd-aloop modules with their dependencies"
+	mkdir -p "$TMP/x-$k" && (cd "$TMP/x-$k" && cpio -id --quiet "lib/modules/$rel/modules.dep" <"$img")
+	grep -q '^kernel/fs/9p/9p.ko:.*netfs.ko' "$TMP/x-$k/lib/modules/$rel/modules.dep"
+	ok $? "$k: modules.dep generated (9p depends on netfs)"
+done
+
+"$MK" --out "$TMP/bad.cpio" --kernel-dir "$TMP/nope" 2>"$TMP/err"
+[ $? -eq 1 ] && [ ! -e "$TMP/bad.cpio" ] && grep -q -- '--kernel-dir' "$TMP/err"
+ok $? "bad --kernel-dir: exit 1, nothing written: $(cat "$TMP/err")"
+done_testing
