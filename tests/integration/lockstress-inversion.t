@@ -1,0 +1,50 @@
+#!/bin/sh
+# Planted truth for the inversion scenario: short, known work lengths.
+# Low holds the lock for 2 ms of CPU time; medium burns 30 ms from +0.5 ms;
+# high asks at +1 ms, when the holder has ~1.5 ms left.  Expected: none
+# waits for the burner (~31 ms), inherit for the holder's remainder
+# (~1.5 ms), protect from its release until the ceiling holder is done but
+# hardly at all inside lock().
+. "$(dirname "$0")/tap.sh"
+
+J=$TMP/inv.json
+start=$(date +%s)
+rtproof-lockstress --scenario inversion --protocol none,inherit,protect --hold 2ms --burn 30ms \
+	--iterations 12 -q --json "$J" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 2 ]; ok $? "protocol none makes the run fail: exit 2 (got $rc)"
+sed 's/^/# /' "$TMP/out" | grep -E "protocol|none|inherit|protect|verdict"
+check "a complete rtproof/1 document" jq_ok "$J" '.schema == "rtproof/1" and .tool == "rtproof-lockstress" and .verdict.status == "fail"'
+
+p50() { jq -r --arg n "$1" --arg p "$2" '.metrics[] | select(.name == $n and .protocol == $p) | .percentiles["50"]' "$J"; }
+none=$(p50 inversion_wait none)
+inh=$(p50 inversion_wait inherit)
+pro=$(p50 inversion_wait protect)
+rem=$(p50 inversion_holder_remaining inherit)
+pcall=$(p50 inversion_lock_wait protect)
+diag "p50 wait: none $none ns, inherit $inh ns (holder remaining $rem ns), protect $pro ns (in lock() $pcall ns)"
+
+[ "$none" -ge $((10 * inh)) ]; ok $? "none >= 10x inherit ($none vs $inh ns)"
+awk -v w="$inh" -v r="$rem" 'BEGIN { d = w - r; if (d < 0) d = -d; exit !(r > 0 && d <= 0.2 * r) }'
+ok $? "inherit within 20% of the holder's remaining critical section ($inh vs $rem ns)"
+[ "$none" -ge 25000000 ] && [ "$none" -le 60000000 ]; ok $? "none waits for the 30 ms burner ($none ns)"
+[ "$pro" -le 2600000 ]; ok $? "protect: bounded by the holder's section from the release ($pro ns)"
+[ "$pcall" -le 500000 ]; ok $? "protect: the delay is before lock(), not in it ($pcall ns)"
+check "verdict: none unbounded, inherit and protect bounded" jq_ok "$J" '
+	[.scenarios.inversion.protocols[] | {(.protocol): .bounded}] | add == {"none": false, "inherit": true, "protect": true}'
+check "the holder ran at high's priority with inherit and protect, at its own with none" jq_ok "$J" '
+	.scenarios.inversion as $s | [$s.protocols[] | {(.protocol): .holder_prio_max}] | add
+	| .inherit == $s.priority_high and .protect == $s.priority_high and .none == $s.priority_low'
+check "verdict criteria per protocol" jq_ok "$J" '[.verdict.criteria[] | select(.name | startswith("max inversion_wait"))] | length == 3'
+check "metrics carry histograms and units" jq_ok "$J" '[.metrics[] | select(.name == "inversion_wait")] | length == 3 and all(.unit == "ns" and (.histogram.buckets | length) > 0)'
+grep -q "inherit .* bounded" "$TMP/out" && grep -q "none .* UNBOUNDED" "$TMP/out"
+ok $? "the summary says which protocol bounded the inversion"
+
+rtproof-lockstress --scenario inversion --hold 2ms --burn 30ms --iterations 8 --margin 5ms -q \
+	--json "$TMP/pi.json" >"$TMP/out2" 2>&1
+rc=$?
+[ $rc -eq 0 ]; ok $? "default protocols (inherit, protect): bounded, exit 0 (got $rc)"
+[ $rc -ne 0 ] && sed 's/^/# /' "$TMP/out2"
+end=$(date +%s)
+[ $((end - start)) -le 20 ]; ok $? "bounded in time: $((end - start)) s"
+done_testing
