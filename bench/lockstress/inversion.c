@@ -103,7 +103,8 @@ static void low_loop(struct inv_run *r)
 		struct timespec dl;
 
 		__atomic_store_n(&r->base_cpu[LOW][k & 1], clock_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
-		ls_sleep_until(t0);
+		if (!ls_sleep_until_or(t0, &r->c->stop, NULL))
+			break;
 		dl = ls_rt_deadline(r->inv->period_ns);
 		if (pthread_mutex_timedlock(&r->m, &dl))
 			continue;
@@ -133,7 +134,9 @@ static void med_loop(struct inv_run *r)
 
 	for (k = 0; k < o->iterations && !ls_stopped(r->c); k++) {
 		__atomic_store_n(&r->base_cpu[MED][k & 1], clock_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
-		ls_sleep_until(r->start_ns + k * r->inv->period_ns + r->inv->rel_med_ns);
+		if (!ls_sleep_until_or(r->start_ns + k * r->inv->period_ns + r->inv->rel_med_ns,
+				       &r->c->stop, NULL))
+			break;
 		ls_burn_cpu(o->burn_ns, &r->c->stop);
 	}
 }
@@ -153,7 +156,8 @@ static void high_loop(struct inv_run *r)
 		int ret, i;
 
 		__atomic_store_n(&r->base_cpu[HIGH][k & 1], clock_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
-		ls_sleep_until(rel);
+		if (!ls_sleep_until_or(rel, &r->c->stop, NULL))
+			break;
 		held = __atomic_load_n(&r->holding, __ATOMIC_ACQUIRE) == k + 1;
 		if (held) {
 			uint64_t used = clock_ns(r->clk[LOW]) -

@@ -131,6 +131,8 @@ void ls_burn_cpu(uint64_t ns, const int *stop);
 void ls_spin_wall(uint64_t ns);
 /* Sleeps to an absolute CLOCK_MONOTONIC time. */
 void ls_sleep_until(uint64_t t_ns);
+/* The same, waking every 50 ms to check the flags; false when one was set. */
+bool ls_sleep_until_or(uint64_t t_ns, const int *stop1, const int *stop2);
 /* A CLOCK_REALTIME deadline timeout_ns from now, for the timed pthread calls. */
 struct timespec ls_rt_deadline(uint64_t timeout_ns);
 /* Opens /proc/thread-self/stat of the caller; ls_effective_prio() reads the

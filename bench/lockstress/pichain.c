@@ -119,7 +119,8 @@ static void bottom_loop(struct pic_run *r, struct pic_thr *t)
 	for (k = 0; k < o->iterations && !stopping(r); k++) {
 		uint64_t t0 = r->start_ns + k * pc->period_ns;
 
-		ls_sleep_until(t0);
+		if (!ls_sleep_until_or(t0, &r->stop, &r->c->stop))
+			break;
 		if (tlock(r, t, me))
 			continue;
 		if (ls_now() - t0 < pc->step_ns)
@@ -148,7 +149,8 @@ static void link_loop(struct pic_run *r, struct pic_thr *t)
 		uint64_t rel = r->start_ns + k * pc->period_ns + release_of(r, t->idx), acq;
 		int ret;
 
-		ls_sleep_until(rel);
+		if (!ls_sleep_until_or(rel, &r->stop, &r->c->stop))
+			break;
 		if (tlock(r, t, t->idx)) {
 			if (!t->idx)
 				pc->timeouts++;
@@ -182,7 +184,9 @@ static void burner_loop(struct pic_run *r)
 	uint64_t k;
 
 	for (k = 0; k < o->iterations && !stopping(r); k++) {
-		ls_sleep_until(r->start_ns + k * r->pc->period_ns + release_of(r, r->pc->n));
+		if (!ls_sleep_until_or(r->start_ns + k * r->pc->period_ns + release_of(r, r->pc->n),
+				       &r->stop, &r->c->stop))
+			break;
 		ls_burn_cpu(o->burn_ns, &r->stop);
 	}
 }

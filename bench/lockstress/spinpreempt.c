@@ -137,7 +137,8 @@ static void sp_loop(struct sp_thr *t)
 		uint64_t acq, now;
 		long before;
 
-		ls_sleep_until(rel);
+		if (!ls_sleep_until_or(rel, &r->stop, &r->c->stop))
+			break;
 		if (r->var == SP_SPIN) {
 			if (!spin_acquire(r, t))
 				break;

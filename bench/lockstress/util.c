@@ -71,6 +71,22 @@ void ls_sleep_until(uint64_t t_ns)
 		;
 }
 
+bool ls_sleep_until_or(uint64_t t_ns, const int *stop1, const int *stop2)
+{
+	for (;;) {
+		uint64_t now = ls_now(), next;
+
+		if ((stop1 && __atomic_load_n(stop1, __ATOMIC_RELAXED)) ||
+		    (stop2 && __atomic_load_n(stop2, __ATOMIC_RELAXED)))
+			return false;
+		if (now >= t_ns)
+			return true;
+		/* Slices of 50 ms to see a stop; the last one ends exactly at t_ns. */
+		next = t_ns - now > 50000000ull ? now + 50000000ull : t_ns;
+		ls_sleep_until(next);
+	}
+}
+
 struct timespec ls_rt_deadline(uint64_t timeout_ns)
 {
 	struct timespec ts;
