@@ -22,16 +22,8 @@
 #ifndef RTPROOF_IRQLAT_H
 #define RTPROOF_IRQLAT_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/ioctl.h>
-#else
-#include <stdint.h>
-#include <sys/ioctl.h>
-typedef uint16_t __u16;
-typedef uint32_t __u32;
-typedef uint64_t __u64;
-#endif
 
 #define RTP_IRQLAT_DEVICE	"/dev/rtproof_irqlat"
 #define RTP_IRQLAT_ABI		1	/* bumped on any incompatible change */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_IRQLAT_RUN_H
+#define RTP_IRQLAT_RUN_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "irqlat.h"
+#include "sysinfo.h"
+#include "../../kernel/module/rtproof_irqlat.h"
+
+/* One run of rtproof-irqlat: everything the program holds, no globals. */
+#define IRQLAT_WHY 256
+struct irqlat_run {
+	struct irqlat_stats st;		/* first: large */
+	struct irqlat_opts o;
+	struct rtp_sysinfo si;
+	struct timespec wall_start;
+	enum irqlat_source src;
+	char why[SRC_N][IRQLAT_WHY];	/* "" when the source can run */
+	char err[512];			/* set-up error, one line */
+	char tracefs[PATH_MAX];
+	int fd;
+
+	/* the reader thread */
+	int stop;			/* atomic */
+	int reader_done;		/* atomic */
+	uint64_t events;		/* atomic: records so far */
+	int reader_err;
+	const char *reader_err_what;
+	uint64_t start_ns, end_ns;
+	const char *stopped_by;
+	char stop_detail[32];
+	bool mlocked;
+
+	/* module */
+	int irq;
+	struct rtp_irqlat_info mod_start, mod_end;
+	bool mod_have_end;
+	bool mod_have_saved;
+	uint64_t mod_saved_delay_us;
+
+	/* timerlat */
+	bool tl_touched;
+	bool tl_user_offered;
+	uint64_t tl_lost_lines;
+	char tl_saved_tracer[64], tl_saved_on[8], tl_saved_period[32], tl_saved_cpus[256];
+
+	/* rtc */
+	unsigned long rtc_hz;
+	uint64_t rtc_period_ns;
+	uint64_t rtc_missed;
+	bool rtc_pie_on;
+
+	/* user */
+	uint64_t user_missed;
+
+	/* the thread that handles the interrupt (or measures, for timerlat) */
+	struct irqlat_thread thr;
+	const char *thr_note;
+	const char *threading;
+};
+
+void irqlat_probe(struct irqlat_run *r);
+int irqlat_module_setup(struct irqlat_run *r);
+void irqlat_module_teardown(struct irqlat_run *r);
+int irqlat_timerlat_setup(struct irqlat_run *r);
+void irqlat_timerlat_teardown(struct irqlat_run *r);
+int irqlat_rtc_setup(struct irqlat_run *r);
+void irqlat_rtc_teardown(struct irqlat_run *r);
+void *irqlat_reader_main(void *arg);
+
+#endif /* RTP_IRQLAT_RUN_H */
