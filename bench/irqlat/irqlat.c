@@ -103,6 +103,20 @@ static void restore_irq_prio(struct irqlat_run *r)
 			 rtp_policy_name(r->thr.orig_policy), r->thr.orig_priority);
 }
 
+static const char *sched_name(int policy)
+{
+	switch (policy) {
+	case SCHED_FIFO:
+		return "SCHED_FIFO";
+	case SCHED_RR:
+		return "SCHED_RR";
+	case SCHED_OTHER:
+		return "SCHED_OTHER";
+	default:
+		return rtp_policy_name(policy);
+	}
+}
+
 static void fmt_us(char *buf, size_t len, uint64_t ns, bool up)
 {
 	if (up)
@@ -136,8 +150,8 @@ static void summary(const struct irqlat_run *r, double secs)
 	printf("kernel %s (preempt %s), IRQ threading %s%s\n", r->si.kernel_release, r->si.preempt,
 	       r->threading, r->si.virtualized ? ", virtualized" : "");
 	if (r->thr.found)
-		printf("thread %s (pid %d): SCHED_%s %d%s; %s\n", r->thr.comm, r->thr.pid,
-		       rtp_policy_name(r->thr.policy), r->thr.priority,
+		printf("thread %s (pid %d): %s %d%s; %s\n", r->thr.comm, r->thr.pid,
+		       sched_name(r->thr.policy), r->thr.priority,
 		       r->thr.prio_set ? " (set by --irq-prio)" : "", r->thr_note);
 	else if (r->src == SRC_MODULE || r->src == SRC_RTC)
 		printf("thread: none found (%s)\n", r->thr_note);

@@ -341,20 +341,21 @@ int irqlat_timerlat_setup(struct irqlat_run *r)
 		goto fail;
 	tl_path(r, "osnoise/per_cpu/cpu0/timerlat_fd", p, sizeof(p));
 	r->tl_user_offered = access(p, F_OK) == 0;
+	tl_path(r, "tracing_on", p, sizeof(p));
+	ret = write_str(p, "1\n");
+	if (ret)
+		goto fail;
+	/* The tracer first: it cannot change while trace_pipe is open (EBUSY). */
+	tl_path(r, "current_tracer", p, sizeof(p));
+	ret = write_str(p, "timerlat\n");
+	if (ret)
+		goto fail;
 	tl_path(r, "trace_pipe", p, sizeof(p));
 	r->fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->fd < 0) {
 		ret = -errno;
 		goto fail;
 	}
-	tl_path(r, "tracing_on", p, sizeof(p));
-	ret = write_str(p, "1\n");
-	if (ret)
-		goto fail;
-	tl_path(r, "current_tracer", p, sizeof(p));
-	ret = write_str(p, "timerlat\n");
-	if (ret)
-		goto fail;
 	return 0;
 fail:
 	snprintf(r->err, sizeof(r->err), "timerlat: %s: %s", p, strerror(-ret));
@@ -367,13 +368,13 @@ void irqlat_timerlat_teardown(struct irqlat_run *r)
 
 	if (!r->tl_touched)
 		return;
+	if (r->fd >= 0) {
+		close(r->fd);	/* first: the tracer cannot change while it is open */
+		r->fd = -1;
+	}
 	tl_path(r, "current_tracer", p, sizeof(p));
 	if (write_str(p, "nop\n"))
 		rtp_warn("%s: could not stop the timerlat tracer", p);
-	if (r->fd >= 0) {
-		close(r->fd);
-		r->fd = -1;
-	}
 	if (r->tl_saved_period[0]) {
 		tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
 		write_str(p, r->tl_saved_period);

@@ -1,0 +1,154 @@
+#!/bin/bash
+# rtproof_irqlat.ko and rtproof-irqlat in the guest, on the stock and the RT
+# kernel (icount: the figures repeat): the module builds against each
+# kernel's headers, loads, hands out records whose stages are ordered
+# (a <= b <= c <= d), its handler runs in irq/N-rtproof (SCHED_FIFO 50), a
+# planted 200 us primary-handler delay shows in a->b within 10 %, --irq-prio
+# takes and is undone, unload leaves no device, no IRQ and no thread.  The
+# timerlat and rtc sources run beside it, and rtla timerlat when the host
+# has it, for the cross-check (figures printed as TAP diagnostics).
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+vm_need_qemu
+[ -x "$RTPROOF_BIN/rtproof-irqlat" ] || skip_all "rtproof-irqlat not built"
+command -v make >/dev/null || skip_all "make not installed"
+vm_fetch stock rt
+
+DELAY_US=200
+t0=$(date +%s)
+
+# The guest's part: everything in one boot per kernel.
+cat >"$TMP/guest.sh" <<EOF
+#!/bin/sh
+DELAY_US=$DELAY_US
+EOF
+cat >>"$TMP/guest.sh" <<'EOF'
+insmod /usr/bin/rtproof_irqlat.ko >/res/insmod.txt 2>&1; echo $? >/res/insmod.rc
+[ -c /dev/rtproof_irqlat ] && echo yes >/res/dev-before.txt
+rtproof-irqlat -q -l 2000 --json /res/mod.json >/res/mod.txt 2>&1; echo $? >/res/mod.rc
+rtproof-irqlat -q --source module -l 1000 --delay $DELAY_US --json /res/delay.json >/res/delay.txt 2>&1
+echo $? >/res/delay.rc
+rtproof-irqlat -q --source module -l 300 --irq-prio 70 --json /res/prio.json >/res/prio.txt 2>&1
+echo $? >/res/prio.rc
+pid=$(ps -o pid,comm | awk '$2 ~ /^irq\/[0-9]+-rtproof$/ { print $1 }')
+[ -n "$pid" ] && grep -E '^(policy|prio) ' /proc/$pid/sched | tr -s ' ' >/res/prio-after.txt 2>/dev/null
+cat /sys/module/rtproof_irqlat/parameters/delay_us >/res/delay-after.txt
+rtproof-irqlat -q --source timerlat -l 2000 --json /res/tl.json >/res/tl.txt 2>&1; echo $? >/res/tl.rc
+if command -v rtla >/dev/null; then
+	rtla timerlat hist -d 2 -p 1000 -n -E 1000 -b 100 -P f:95 >/res/rtla.txt 2>&1
+	echo $? >/res/rtla.rc
+fi
+rtproof-irqlat -q --source rtc -l 1000 --json /res/rtc.json >/res/rtc.txt 2>&1; echo $? >/res/rtc.rc
+rmmod rtproof_irqlat >/res/rmmod.txt 2>&1; echo $? >/res/rmmod.rc
+{
+	ls /dev/rtproof_irqlat 2>/dev/null
+	grep rtproof /proc/interrupts
+	ps -o comm | grep rtproof
+	ls -d /sys/module/rtproof_irqlat 2>/dev/null
+} >/res/leftovers.txt
+exit 0
+EOF
+chmod +x "$TMP/guest.sh"
+
+adds=()
+command -v rtla >/dev/null && adds+=(--add "$(command -v rtla)")
+
+p50() { jq -r ".metrics[] | select(.name == \"$2\") | .percentiles[\"50\"]" "$1" 2>/dev/null; }
+fig() { # fig FILE METRIC: "p50/p99/max us"
+	jq -r ".metrics[] | select(.name == \"$2\") |
+		\"\(.percentiles[\"50\"] / 1000)/\(.percentiles[\"99\"] / 1000)/\(.max / 1000) us\"" "$1" 2>/dev/null
+}
+
+for k in stock rt; do
+	b0=$(date +%s)
+	make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k >"$TMP/build-$k.log" 2>&1
+	rc=$?
+	ko=$(make --no-print-directory -s -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k print-ko 2>/dev/null)
+	ok $rc "$k: rtproof_irqlat.ko builds against the kernel's headers ($(( $(date +%s) - b0 ))s)"
+	if [ $rc -ne 0 ] || [ ! -f "$ko" ]; then
+		sed 's/^/# /' "$TMP/build-$k.log" | tail -n 15
+		continue
+	fi
+	rel=$(jq -Rr 'select(startswith("release=")) | sub("release="; "")' "$("$KERNEL" path $k)/info")
+	vm=$(modinfo -F vermagic "$ko" 2>/dev/null)
+	case $vm in "$rel "*) true ;; *) false ;; esac
+	ok $? "$k: vermagic '$vm' matches $rel"
+	mkdir -p "$TMP/$k.add"
+	cp "$ko" "$TMP/$k.add/" && chmod +x "$TMP/$k.add/rtproof_irqlat.ko"
+
+	v0=$(date +%s)
+	"$VM" -q --kernel $k --timeout 150s --out "$TMP/$k" --add "$TMP/$k.add/rtproof_irqlat.ko" \
+		"${adds[@]}" -- "$TMP/guest.sh" >"$TMP/$k.out" 2>"$TMP/$k.err"
+	rc=$?
+	ok $rc "$k: guest ran ($(( $(date +%s) - v0 ))s)"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/$k.err" "$TMP/$k/serial.log" 2>/dev/null | tail -n 20
+	d=$TMP/$k
+
+	[ "$(cat "$d/insmod.rc" 2>/dev/null)" = 0 ] && grep -qx yes "$d/dev-before.txt" 2>/dev/null
+	ok $? "$k: module loads, /dev/rtproof_irqlat appears $(head -c 200 "$d/insmod.txt" 2>/dev/null)"
+	[ "$(cat "$d/mod.rc" 2>/dev/null)" = 0 ] && jq_ok "$d/mod.json" '
+		.params.source == "module" and .params.source_requested == "auto"
+		and .events.records == 2000 and .events.unordered == 0
+		and ([.metrics[] | select(.name == "irq_latency" or .name == "thread_wakeup") | .count] == [2000, 2000])
+		and ([.metrics[] | select(.name == "user_wakeup") | .count] | .[0] >= 1990)
+		and ([.metrics[] | select(.unit == "ns" and .min >= 0)] | length) == 4'
+	rc=$?
+	ok $rc "$k: auto picks the module; 2000 records, stages ordered (a<=b<=c<=d), four stage histograms"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$d/mod.txt" 2>/dev/null | tail -n 15
+	jq_ok "$d/mod.json" '.params.irq_thread | .found and (.name | test("^irq/[0-9]+-rtproof$"))
+		and .policy == "fifo" and .priority == 50 and .primary_in_hardirq and .timer_in_hardirq
+		and .handler_in_kthread and .handler_pid == .pid'
+	ok $? "$k: handler threaded in $(jq -r '.params.irq_thread | "\(.name) \(.policy) \(.priority)"' "$d/mod.json" 2>/dev/null), primary in hard IRQ"
+	thr=$(jq -r .params.irq_thread.threading "$d/mod.json" 2>/dev/null)
+	if [ $k = rt ]; then
+		[ "$thr" = "forced (PREEMPT_RT)" ] && jq_ok "$d/mod.json" '.params.module.kernel_forces_threading == true'
+	else
+		[ "$thr" = "not forced" ] && jq_ok "$d/mod.json" '.params.module.kernel_forces_threading == false'
+	fi
+	ok $? "$k: IRQ threading reported as '$thr'"
+
+	base=$(p50 "$d/mod.json" irq_latency)
+	with=$(p50 "$d/delay.json" irq_latency)
+	[ "$(cat "$d/delay.rc" 2>/dev/null)" = 0 ] && [ -n "$base" ] && [ -n "$with" ] &&
+		awk -v a="$base" -v b="$with" -v d=$((DELAY_US * 1000)) \
+			'BEGIN { x = b - a; exit !(x >= 0.9 * d && x <= 1.1 * d) }'
+	ok $? "$k: planted ${DELAY_US} us delay shows in irq_latency p50: $base -> $with ns (within 10 %)"
+	jq_ok "$d/delay.json" '.params.delay_us == '$DELAY_US' and .events.unordered == 0' &&
+		[ "$(cat "$d/delay-after.txt" 2>/dev/null)" = 0 ]
+	ok $? "$k: delay recorded in params and reset to 0 after the run"
+
+	[ "$(cat "$d/prio.rc" 2>/dev/null)" = 0 ] &&
+		jq_ok "$d/prio.json" '.params.irq_thread | .priority_set and .priority == 70 and .original_priority == 50' &&
+		grep -qx 'prio : 49' "$d/prio-after.txt" 2>/dev/null
+	ok $? "$k: --irq-prio 70 sets the IRQ thread ($(jq -c '.params.irq_thread | [.policy, .priority, .original_priority]' "$d/prio.json" 2>/dev/null)) and restores it ($(tr '\n' ' ' <"$d/prio-after.txt" 2>/dev/null))"
+
+	[ "$(cat "$d/rmmod.rc" 2>/dev/null)" = 0 ] && [ -f "$d/leftovers.txt" ] && [ ! -s "$d/leftovers.txt" ]
+	ok $? "$k: rmmod leaves no device, IRQ, thread or sysfs entry $(head -c 200 "$d/leftovers.txt" 2>/dev/null)"
+
+	if grep -q timerlat "$d/guest-info.txt" 2>/dev/null; then
+		[ "$(cat "$d/tl.rc" 2>/dev/null)" = 0 ] && jq_ok "$d/tl.json" '.params.source == "timerlat"
+			and ([.metrics[] | select(.name == "irq_latency" or .name == "thread_latency") | .count >= 1900] == [true, true])'
+		rc=$?
+		ok $rc "$k: timerlat source: irq and thread latency ($(jq -r '.events | "\(.irq_samples) irq, \(.thread_samples) thread samples"' "$d/tl.json" 2>/dev/null))"
+		[ $rc -eq 0 ] || sed 's/^/# /' "$d/tl.txt" 2>/dev/null | tail -n 5
+	else
+		skip "$k: timerlat source" "the guest kernel has no timerlat tracer"
+	fi
+	[ "$(cat "$d/rtc.rc" 2>/dev/null)" = 0 ] && jq_ok "$d/rtc.json" '.params.source == "rtc"
+		and (.params.measures | test("hrtimer")) and ([.metrics[] | select(.name == "rtc_interval_error") | .count] == [1000])'
+	ok $? "$k: rtc source runs, labelled as hrtimer-emulated, and the machine survives PIE_OFF"
+
+	diag "$k stage table (p50/p99/max): irq_latency $(fig "$d/mod.json" irq_latency)," \
+		"thread_wakeup $(fig "$d/mod.json" thread_wakeup), user_wakeup $(fig "$d/mod.json" user_wakeup)," \
+		"total $(fig "$d/mod.json" total)"
+	diag "$k delay ${DELAY_US} us: irq_latency $(fig "$d/delay.json" irq_latency)"
+	diag "$k timerlat: irq $(fig "$d/tl.json" irq_latency), thread $(fig "$d/tl.json" thread_latency)"
+	diag "$k rtc: interval error $(fig "$d/rtc.json" rtc_interval_error)"
+	if [ -f "$d/rtla.txt" ]; then
+		diag "$k rtla timerlat hist (ns, exit $(cat "$d/rtla.rc")):"
+		grep -E '^(count|min|avg|max):' "$d/rtla.txt" | sed "s/^/#   /"
+	fi
+	[ -z "${RTPROOF_KEEP:-}" ] || cp -r "$d" "$RTPROOF_KEEP/vm-irqlat-$k"
+done
+diag "total $(( $(date +%s) - t0 ))s"
+done_testing
