@@ -190,16 +190,28 @@ static void summary(const struct audio_run *r, double secs)
 	print_hist("buffer margin", &c->margin);
 	fmt(a, sizeof(a), c->xrun_total_ns);
 	fmt(b, sizeof(b), c->xrun_max_ns);
-	printf("xruns: %llu (total %s, longest %s), suspends: %llu\n",
-	       (unsigned long long)c->xruns, a, b, (unsigned long long)c->suspends);
+	fmt(d, sizeof(d), c->xrun_gap_total_ns);
+	printf("xruns: %llu (device's total %s, longest %s; audio gaps %s), suspends: %llu\n",
+	       (unsigned long long)c->xruns, a, b, d, (unsigned long long)c->suspends);
+	if (c->xruns_unreported)
+		printf("  %llu of them not reported by the device: it still said running, but its\n"
+		       "  own timestamps put the end of the queued audio before the wake-up\n",
+		       (unsigned long long)c->xruns_unreported);
 	if (c->nxrun)
-		printf("  %12s %12s %12s\n", "time (s)", "duration", "lateness");
+		printf("  %12s %12s %12s %12s\n", "time (s)", "duration", "gap", "lateness");
 	for (i = 0; i < c->nxrun; i++) {
 		fmt(a, sizeof(a), c->xrun[i].dur_ns);
 		fmt(b, sizeof(b), c->xrun[i].lateness_ns);
-		printf("  %12.6f %12s %12s%s\n", (double)c->xrun[i].at_ns / 1e9, a, b,
-		       c->xrun[i].suspend ? "  (suspend)" : "");
+		fmt(d, sizeof(d), c->xrun[i].gap_ns);
+		printf("  %12.6f %12s %12s %12s%s\n", (double)c->xrun[i].at_ns / 1e9, a, d, b,
+		       c->xrun[i].suspend ? "  (suspend)" :
+		       c->xrun[i].unreported ? "  (not reported by the device)" :
+		       c->xrun[i].merged ? "  (reported late by the device)" : "");
 	}
+	if (c->nxrun)
+		printf("  (duration: the device's, status minus trigger time, as aplay and jackd\n"
+		       "   report it; gap: from the end of the queued audio until the stream played\n"
+		       "   again, by this program's count)\n");
 	if ((uint64_t)c->nxrun < c->xruns + c->suspends)
 		printf("  (the first %d kept)\n", c->nxrun);
 	if (r->o.stall_ns) {
@@ -316,6 +328,8 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 	rtp_json_uint(j, "xruns", c->xruns);
 	rtp_json_uint(j, "xrun_total_ns", c->xrun_total_ns);
 	rtp_json_uint(j, "xrun_max_ns", c->xrun_max_ns);
+	rtp_json_uint(j, "xrun_gap_total_ns", c->xrun_gap_total_ns);
+	rtp_json_uint(j, "xruns_unreported", c->xruns_unreported);
 	rtp_json_uint(j, "suspends", c->suspends);
 	rtp_json_uint(j, "wakeups", c->wakeups);
 	rtp_json_uint(j, "periods_written", c->periods);
@@ -327,8 +341,11 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 	for (i = 0; i < c->nxrun; i++) {
 		rtp_json_begin_object(j, NULL);
 		rtp_json_string(j, "kind", c->xrun[i].suspend ? "suspend" : "xrun");
+		rtp_json_bool(j, "reported", !c->xrun[i].unreported);
+		rtp_json_bool(j, "reported_late", c->xrun[i].merged);
 		rtp_json_double(j, "time_s", (double)c->xrun[i].at_ns / 1e9);
 		rtp_json_uint(j, "duration_ns", c->xrun[i].dur_ns);
+		rtp_json_uint(j, "gap_ns", c->xrun[i].gap_ns);
 		rtp_json_uint(j, "lateness_ns", c->xrun[i].lateness_ns);
 		rtp_json_end_object(j);
 	}

@@ -150,9 +150,13 @@ uint64_t audio_dsp_units(const struct audio_dsp *d, double pct, uint64_t period_
 
 struct audio_xrun {
 	uint64_t at_ns;			/* since the run's start */
-	uint64_t dur_ns;
+	uint64_t dur_ns;		/* the device's: status minus trigger time */
+	uint64_t gap_ns;		/* ours: from the end of the queued audio to the restart */
+	uint64_t dry_abs_ns;		/* CLOCK_MONOTONIC end of the queued audio */
 	uint64_t lateness_ns;
 	bool suspend;
+	bool unreported;		/* the device did not report it */
+	bool merged;			/* seen by us first, reported by the device later */
 };
 
 struct audio_step {
@@ -203,6 +207,13 @@ struct audio_ctx {
 	uint64_t suspends;
 	uint64_t xrun_total_ns;
 	uint64_t xrun_max_ns;
+	uint64_t dry_ns;		/* when the queued audio runs out, by our count */
+	uint64_t unreported_slack_ns;
+	uint64_t xruns_unreported;	/* seen by our count, not by the device */
+	uint64_t unreported_at_ns;	/* wake-up that found the last one; 0: none */
+	uint64_t merge_window_ns;
+	int unreported_idx;		/* its place in xrun[], -1 if not kept */
+	uint64_t xrun_gap_total_ns;
 	int nxrun;
 	struct audio_xrun xrun[AUDIO_MAX_XRUNS];
 

@@ -27,20 +27,73 @@ static inline void step_min(uint64_t *p, uint64_t v)
 		RTP_ST(p, v);
 }
 
-/* An xrun or a suspend: count it, keep it in the list, recover, restart. */
-static int event(struct audio_ctx *c, const struct audio_wake *w, int err)
+static int start(struct audio_ctx *c)
 {
+	int ret = c->ops->start(c);
+
+	c->dry_ns = rtp_now_ns(CLOCK_MONOTONIC) + audio_frames_ns(c->cfg.buffer, c->cfg.rate);
+	return ret;
+}
+
+/*
+ * Counts an xrun or a suspend and keeps it in the list.  unreported: the
+ * device still says it is running, but by its own earlier timestamps the
+ * queued audio ran out before this wake-up (a stall longer than the buffer
+ * can wrap the hardware pointer unseen, and ALSA then plays stale audio).
+ */
+static int count(struct audio_ctx *c, const struct audio_wake *w, bool unreported)
+{
+	int idx = -1;
+
 	struct audio_step *s = &c->steps[__atomic_load_n(&c->step, __ATOMIC_RELAXED)];
-	uint64_t lat = w->now_ns > w->t_avail_ns ? w->now_ns - w->t_avail_ns : 0;
+	uint64_t held = audio_frames_ns(c->cfg.buffer - c->cfg.period, c->cfg.rate);
+	uint64_t due = unreported ? UINT64_MAX : w->t_avail_ns, gap, lat;
 	bool suspend = w->event == AUDIO_SUSPEND;
-	int ret;
+
+	/*
+	 * The period was due a buffer-less-a-period before the audio ran out.
+	 * A device may notice the xrun late (its interrupt or timer starved
+	 * too): then our own count of when the audio ran out is the earlier.
+	 */
+	if (!suspend && c->dry_ns > held && c->dry_ns - held < due)
+		due = c->dry_ns - held;
+	if (due == UINT64_MAX)
+		due = w->now_ns;
+	lat = w->now_ns > due ? w->now_ns - due : 0;
+	gap = !suspend && w->now_ns > c->dry_ns ? w->now_ns - c->dry_ns : 0;
+
+	/*
+	 * The device reporting, soon after, an xrun we counted unreported: the
+	 * same one, noticed late (the pointer update caught up).  Merge them.
+	 */
+	if (!suspend && !unreported && c->unreported_at_ns &&
+	    w->now_ns - c->unreported_at_ns <= c->merge_window_ns) {
+		c->unreported_at_ns = 0;
+		c->xruns_unreported--;
+		c->xrun_total_ns += w->xrun_dur_ns;
+		if (w->xrun_dur_ns > c->xrun_max_ns)
+			c->xrun_max_ns = w->xrun_dur_ns;
+		idx = c->unreported_idx;
+		if (idx >= 0) {
+			c->xrun[idx].dur_ns = w->xrun_dur_ns;
+			c->xrun[idx].unreported = false;
+			c->xrun[idx].merged = true;
+		}
+		c->unreported_idx = -1;
+		return idx;
+	}
+	c->unreported_at_ns = unreported ? w->now_ns : 0;
+	c->unreported_idx = -1;
 
 	if (suspend) {
 		RTP_ST(&c->suspends, RTP_LD(&c->suspends) + 1);
 	} else {
 		RTP_ST(&c->xruns, RTP_LD(&c->xruns) + 1);
 		RTP_ST(&s->xruns, RTP_LD(&s->xruns) + 1);
+		if (unreported)
+			c->xruns_unreported++;
 		c->xrun_total_ns += w->xrun_dur_ns;
+		c->xrun_gap_total_ns += gap;
 		if (w->xrun_dur_ns > c->xrun_max_ns)
 			c->xrun_max_ns = w->xrun_dur_ns;
 		/* The wake-up that found the xrun was late: it shows in the histogram. */
@@ -51,17 +104,44 @@ static int event(struct audio_ctx *c, const struct audio_wake *w, int err)
 	}
 	if (c->nxrun < AUDIO_MAX_XRUNS) {
 		struct audio_xrun *x = &c->xrun[c->nxrun++];
-		uint64_t at = suspend ? w->now_ns : w->xrun_at_ns;
+		uint64_t at = suspend ? w->now_ns : unreported ? c->dry_ns : w->xrun_at_ns;
 
 		x->at_ns = at > c->start_ns ? at - c->start_ns : 0;
 		x->dur_ns = w->xrun_dur_ns;
+		x->gap_ns = gap;
 		x->lateness_ns = lat;
 		x->suspend = suspend;
+		x->unreported = unreported;
+		x->merged = false;
+		x->dry_abs_ns = c->dry_ns;
+		idx = c->nxrun - 1;
+		if (unreported)
+			c->unreported_idx = idx;
 	}
+	return suspend ? -1 : idx;
+}
+
+/* An xrun or a suspend the device reported: count, recover, restart. */
+static int event(struct audio_ctx *c, const struct audio_wake *w, int err)
+{
+	int idx, ret;
+	uint64_t t;
+
+	idx = count(c, w, false);
 	ret = c->ops->recover(c, err);
 	if (ret < 0)
 		return ret;
-	return c->ops->start(c);
+	ret = start(c);
+	/* The silence lasts until the restarted stream plays again. */
+	t = rtp_now_ns(CLOCK_MONOTONIC);
+	if (idx >= 0 && t > c->xrun[idx].dry_abs_ns) {
+		struct audio_xrun *x = &c->xrun[idx];
+		uint64_t g = t - x->dry_abs_ns;
+
+		c->xrun_gap_total_ns += g - x->gap_ns;
+		x->gap_ns = g;
+	}
+	return ret;
 }
 
 static int run(struct audio_ctx *c)
@@ -71,7 +151,10 @@ static int run(struct audio_ctx *c)
 	uint64_t lat, margin, units, n, i, end;
 	int ret;
 
-	ret = c->ops->start(c);
+	c->unreported_slack_ns = audio_frames_ns(period, c->cfg.rate) / 2;
+	c->merge_window_ns = audio_frames_ns(c->cfg.buffer + period, c->cfg.rate);
+	c->unreported_idx = -1;
+	ret = start(c);
 	if (ret < 0) {
 		c->err_what = "start the stream";
 		return ret;
@@ -97,19 +180,24 @@ static int run(struct audio_ctx *c)
 			RTP_ST(&c->spurious, RTP_LD(&c->spurious) + 1);
 			continue;
 		}
-		if (w.now_ns >= w.t_avail_ns) {
-			lat = w.now_ns - w.t_avail_ns;
-		} else {
-			lat = 0;
-			c->early++;
-		}
-		margin = w.t_dry_ns > w.now_ns ? w.t_dry_ns - w.now_ns : 0;
-		rtp_hist_record(&c->lateness, lat);
-		rtp_hist_record(&c->margin, margin);
 		s = &c->steps[__atomic_load_n(&c->step, __ATOMIC_RELAXED)];
 		RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
-		step_max(&s->max_lateness_ns, lat);
-		step_min(&s->min_margin_ns, margin);
+		if (__builtin_expect(w.now_ns > c->dry_ns + c->unreported_slack_ns, 0)) {
+			w.xrun_dur_ns = 0;	/* the device saw nothing */
+			count(c, &w, true);
+		} else {
+			if (w.now_ns >= w.t_avail_ns) {
+				lat = w.now_ns - w.t_avail_ns;
+			} else {
+				lat = 0;
+				c->early++;
+			}
+			margin = w.t_dry_ns > w.now_ns ? w.t_dry_ns - w.now_ns : 0;
+			rtp_hist_record(&c->lateness, lat);
+			rtp_hist_record(&c->margin, margin);
+			step_max(&s->max_lateness_ns, lat);
+			step_min(&s->min_margin_ns, margin);
+		}
 
 		units = __atomic_load_n(&c->dsp_units, __ATOMIC_RELAXED);
 		n = w.avail / period;
@@ -120,6 +208,8 @@ static int run(struct audio_ctx *c)
 				break;
 			RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);
 		}
+		if (i)
+			c->dry_ns = w.t_dry_ns + audio_frames_ns(i * period, c->cfg.rate);
 		end = rtp_now_ns(CLOCK_MONOTONIC);
 		rtp_hist_record(&c->work, end - w.now_ns);
 		step_max(&s->max_work_ns, end - w.now_ns);
