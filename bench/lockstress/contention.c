@@ -156,7 +156,7 @@ static void work(struct con_thread *t)
 	uint64_t rng = ls_mix((uint64_t)t->id * 7919 + 1), last, seq = 0;
 
 	ls_sleep_until(r->start_ns);
-	last = ls_now();
+	last = r->start_ns;	/* a thread that starts late has gone without the lock since */
 	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
 		bool read = false;
 		uint64_t t_req, t_acq;

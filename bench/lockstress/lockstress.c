@@ -127,6 +127,7 @@ static void write_params(const struct ls_ctx *c, struct rtp_json *j, const cpu_s
 	rtp_json_uint(j, "attempt_timeout_ns", o->attempt_timeout_ns);
 	rtp_json_int(j, "percpu_threads", o->percpu_threads);
 	rtp_json_bool(j, "mlockall", c->mlocked);
+	rtp_json_int(j, "supervisor_priority", c->supervisor_prio);
 	rtp_json_bool(j, "test_break_lock", o->break_lock);
 	rtp_json_bool(j, "test_plant_deadlock", o->plant_deadlock);
 	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
@@ -215,6 +216,23 @@ int lockstress_main(int argc, char **argv)
 	CPU_CLR(c->o.cpu, &mainset);
 	if (CPU_COUNT(&mainset))
 		rtp_pin_set(0, &mainset);
+	/*
+	 * With RT workers the supervisor (signals, durations, the pi-chain
+	 * watchdog) runs above them, as pi_stress's watchdog does: a FIFO
+	 * thread hogging the CPU must not delay the stop.  It sleeps nearly
+	 * all the time.  Workers set their own policy explicitly.
+	 */
+	if (ls_needs_rt(&c->o)) {
+		struct rtp_sched s = { .policy = SCHED_FIFO,
+				       .priority = c->o.priority < 99 ? c->o.priority + 1 : 99 };
+
+		ret = rtp_sched_set(0, &s);
+		if (ret)
+			rtp_warn("cannot raise the supervisor to SCHED_FIFO %d: %s", s.priority,
+				 strerror(-ret));
+		else
+			c->supervisor_prio = s.priority;
+	}
 	load_args = load_start(c, &load_cpus);
 
 	c->start_ns = ls_now();

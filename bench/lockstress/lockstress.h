@@ -105,6 +105,7 @@ struct ls_ctx {
 	uint64_t start_ns;
 	cpu_set_t online;
 	bool mlocked;
+	int supervisor_prio;		/* SCHED_FIFO priority of the main thread, 0: SCHED_OTHER */
 	int nload;
 	pthread_t *load_th;
 	int load_stop;			/* atomic */

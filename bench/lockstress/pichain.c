@@ -284,7 +284,7 @@ static bool follow(struct pic_run *r, int from, uint64_t now)
 			newest = ws;
 		o = __atomic_load_n(&r->owner[m], __ATOMIC_ACQUIRE);
 		len += (size_t)snprintf(pc->graph + len, sizeof(pc->graph) - len,
-					"T%d waits for M%d (held by %s%d); ", i, m, o >= 0 ? "T" : "none/", o);
+					"T%d waits for M%d (held by %s%d); ", i, m, o >= 0 ? "T" : "nobody: ", o >= 0 ? o : 0);
 		if (len >= sizeof(pc->graph))
 			len = sizeof(pc->graph) - 1;
 		if (o < 0)
