@@ -564,7 +564,7 @@ int audio_main(int argc, char **argv)
 	char why[512];
 	sigset_t sigs;
 	uint64_t deadline = 0, step_deadline = 0, next_progress, now;
-	int ret, i, code = RTP_EXIT_ERROR, parties;
+	int ret, i, code = RTP_EXIT_ERROR, parties, setup_err;
 	size_t fb;
 
 	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
@@ -670,7 +670,9 @@ int audio_main(int argc, char **argv)
 		c->stall_started = true;
 	}
 	pthread_barrier_wait(&c->ready);
-	if (c->err) {
+	/* Read once: after the go barrier c->err is the audio thread's again. */
+	setup_err = c->err;
+	if (setup_err) {
 		rtp_error("cannot %s: %s", c->err_what, strerror(-c->err));
 		__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	}
@@ -687,7 +689,7 @@ int audio_main(int argc, char **argv)
 		c->steps[i].units = audio_dsp_units(&c->dsp, c->steps[i].load_pct, period_ns(r));
 	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	set_step(r, 0, c->start_ns);
-	if (!r->o.quiet && !c->err) {
+	if (!r->o.quiet && !setup_err) {
 		char run_for[48];
 
 		if (r->o.sweep)
@@ -707,7 +709,7 @@ int audio_main(int argc, char **argv)
 		fflush(stdout);
 	}
 	pthread_barrier_wait(&c->ready);	/* go */
-	if (c->err) {
+	if (setup_err) {
 		pthread_join(c->th, NULL);
 		if (c->stall_started)
 			pthread_join(c->stall_th, NULL);
