@@ -331,6 +331,7 @@ static void write_json(struct irqlat_run *r, struct rtp_result *res)
 		rtp_json_uint(j, "lost_lines", r->tl_lost_lines);
 	} else if (r->src == SRC_RTC) {
 		rtp_json_uint(j, "missed", r->rtc_missed);
+		rtp_json_uint(j, "drained_at_start", r->rtc_drained);
 	} else {
 		rtp_json_uint(j, "missed", r->user_missed);
 	}

@@ -52,6 +52,7 @@ struct irqlat_run {
 	unsigned long rtc_hz;
 	uint64_t rtc_period_ns;
 	uint64_t rtc_missed;
+	uint64_t rtc_drained;		/* reads before the first blocked one */
 	bool rtc_pie_on;
 
 	/* user */

@@ -141,15 +141,20 @@ void irqlat_probe(struct irqlat_run *r)
 			snprintf(why, IRQLAT_WHY, "tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)%s",
 				 k == 1 ? "; the kernel has CONFIG_TIMERLAT_TRACER" : "");
 	} else {
+		int e;
+
 		snprintf(p, sizeof(p), "%s/available_tracers", r->tracefs);
-		if (rtp_read_file(p, buf, sizeof(buf))) {
-			snprintf(why, IRQLAT_WHY, "%s: %s (run as root)", p, strerror(errno));
+		e = -rtp_read_file(p, buf, sizeof(buf));
+		if (e) {
+			snprintf(why, IRQLAT_WHY, "%s: %s%s", p, strerror(e),
+				 e == EACCES || e == EPERM ? " (run as root)" : "");
 		} else if (!strstr(buf, "timerlat")) {
 			snprintf(why, IRQLAT_WHY, "tracer not available (kernel has no CONFIG_TIMERLAT_TRACER)");
 		} else {
 			snprintf(p, sizeof(p), "%s/current_tracer", r->tracefs);
-			if (rtp_read_file(p, buf, sizeof(buf)))
-				snprintf(why, IRQLAT_WHY, "%s: %s", p, strerror(errno));
+			e = -rtp_read_file(p, buf, sizeof(buf));
+			if (e)
+				snprintf(why, IRQLAT_WHY, "%s: %s", p, strerror(e));
 			else if (strcmp(buf, "nop") && strcmp(buf, "timerlat"))
 				snprintf(why, IRQLAT_WHY, "tracefs is busy: current_tracer is %s", buf);
 			else if (access(p, W_OK))
@@ -503,7 +508,12 @@ static void *rtc_reader(void *arg)
 	struct irqlat_run *r = arg;
 	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
 	uint64_t last = 0;
+	unsigned long drain;
 
+	/* Interrupts that came before the reader got here are not wake-ups:
+	 * take them without measuring, so the clock starts at a blocked read. */
+	while (poll(&pfd, 1, 0) > 0 && read(r->fd, &drain, sizeof(drain)) > 0)
+		r->rtc_drained++;
 	for (;;) {
 		unsigned long data;
 		uint64_t now, n, want, err;
