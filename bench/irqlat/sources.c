@@ -399,10 +399,17 @@ void irqlat_timerlat_teardown(struct irqlat_run *r)
 	r->tl_touched = false;
 }
 
+/*
+ * The trace is read without blocking, in batches every TL_BATCH_NS: a
+ * reader waiting on trace_pipe is woken through irq_work from inside the
+ * timer interrupt for every sample, and that self-interrupt would sit in
+ * front of the very thread latency being measured.
+ */
+#define TL_BATCH_NS 20000000ull
+
 static void *timerlat_reader(void *arg)
 {
 	struct irqlat_run *r = arg;
-	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
 	char buf[8192];
 	size_t have = 0;
 
@@ -412,11 +419,15 @@ static void *timerlat_reader(void *arg)
 
 		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 			break;
-		if (poll(&pfd, 1, POLL_MS) <= 0)
-			continue;
 		n = read(r->fd, buf + have, sizeof(buf) - 1 - have);
 		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
+			if (errno == EAGAIN) {
+				struct timespec ts = rtp_ns_ts(TL_BATCH_NS);
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			if (errno == EINTR)
 				continue;
 			r->reader_err = -errno;
 			r->reader_err_what = "read trace_pipe";

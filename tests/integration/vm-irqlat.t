@@ -144,9 +144,13 @@ for k in stock rt; do
 	diag "$k delay ${DELAY_US} us: irq_latency $(fig "$d/delay.json" irq_latency)"
 	diag "$k timerlat: irq $(fig "$d/tl.json" irq_latency), thread $(fig "$d/tl.json" thread_latency)"
 	diag "$k rtc: interval error $(fig "$d/rtc.json" rtc_interval_error)"
-	if [ -f "$d/rtla.txt" ]; then
-		diag "$k rtla timerlat hist (ns, exit $(cat "$d/rtla.rc")):"
+	if [ "$(cat "$d/rtla.rc" 2>/dev/null)" = 0 ]; then
+		diag "$k rtla timerlat hist (ns):"
 		grep -E '^(count|min|avg|max):' "$d/rtla.txt" | sed "s/^/#   /"
+	elif [ -f "$d/rtla.txt" ]; then
+		diag "$k rtla timerlat: did not run: $(head -n 1 "$d/rtla.txt")"
+	else
+		diag "$k rtla timerlat: not on the host (Debian: apt-get install rtla)"
 	fi
 	[ -z "${RTPROOF_KEEP:-}" ] || cp -r "$d" "$RTPROOF_KEEP/vm-irqlat-$k"
 done
