@@ -254,7 +254,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 		t->id = i;
 		t->cpu = con->cpu[i % con->ncpu];
 		rtp_hist_init(&t->wait);
-		ret = pthread_create(&t->th, NULL, con_thread, t);
+		ret = pthread_create(&t->th, &c->attr, con_thread, t);
 		if (ret) {
 			c->abandoned += started;
 			rtp_error("contention: cannot start thread %d: %s", i, strerror(ret));

@@ -263,7 +263,7 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 	for (i = 0; i < NROLE; i++) {
 		t[i].r = r;
 		t[i].role = i;
-		ret = pthread_create(&r->th[i], NULL, inv_thread, &t[i]);
+		ret = pthread_create(&r->th[i], &c->attr, inv_thread, &t[i]);
 		if (ret) {
 			snprintf(inv->err_what, sizeof(inv->err_what), "start the %s thread",
 				 role_names[i]);

@@ -60,7 +60,7 @@ static struct load_arg *load_start(struct ls_ctx *c, cpu_set_t *used)
 			continue;
 		args[n].c = c;
 		args[n].cpu = cpu;
-		if (pthread_create(&c->load_th[n], NULL, load_thread, &args[n]))
+		if (pthread_create(&c->load_th[n], &c->attr, load_thread, &args[n]))
 			break;
 		CPU_SET(cpu, used);
 		n++;
@@ -177,6 +177,9 @@ int lockstress_main(int argc, char **argv)
 		rtp_error("out of memory");
 		return RTP_EXIT_ERROR;
 	}
+	/* mlockall(MCL_FUTURE) would lock a default 8 MiB stack per thread. */
+	pthread_attr_init(&c->attr);
+	pthread_attr_setstacksize(&c->attr, LS_STACK_BYTES);
 	ret = ls_parse(&c->o, argc, argv);
 	if (ret) {
 		code = ret == LS_HELP_SHOWN ? RTP_EXIT_PASS : ret;
@@ -325,6 +328,7 @@ int lockstress_main(int argc, char **argv)
 out_free:
 	if (have_json)
 		rtp_result_abort(&res);
+	pthread_attr_destroy(&c->attr);
 	free(c);
 	return code;
 }

@@ -99,6 +99,7 @@ struct ls_ctx {
 	int stop;			/* atomic: a signal asked the run to end */
 	int signal;			/* the signal taken, 0 if none */
 	sigset_t sigs;
+	pthread_attr_t attr;		/* every thread: a small stack (all of it is locked) */
 	int abandoned;			/* threads left stuck: exit with _exit() */
 	struct rtp_sysinfo si;
 	struct timespec wall_start;
@@ -121,6 +122,8 @@ static inline bool ls_stopped(const struct ls_ctx *c)
 {
 	return __atomic_load_n(&c->stop, __ATOMIC_RELAXED);
 }
+
+#define LS_STACK_BYTES (512 * 1024)
 
 /* ---- helpers (util.c) ---------------------------------------------------- */
 

@@ -192,7 +192,7 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 		r->t[i].r = r;
 		r->t[i].idx = i;
 		rtp_hist_init(&r->t[i].wait);
-		ret = pthread_create(&r->t[i].th, NULL, pc_thread, &r->t[i]);
+		ret = pthread_create(&r->t[i].th, &c->attr, pc_thread, &r->t[i]);
 		if (ret) {
 			c->abandoned += i;
 			rtp_error("percpu: cannot start thread %d: %s", i, strerror(ret));

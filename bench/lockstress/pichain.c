@@ -378,7 +378,7 @@ static int pic_run_fn(struct ls_ctx *c)
 		r->t[i].r = r;
 		r->t[i].idx = i;
 		r->t[i].waiting_on = -1;
-		ret = pthread_create(&r->t[i].th, NULL, pic_thread, &r->t[i]);
+		ret = pthread_create(&r->t[i].th, &c->attr, pic_thread, &r->t[i]);
 		if (ret) {
 			c->abandoned += started;
 			pc->err = -ret;

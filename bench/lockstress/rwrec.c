@@ -124,7 +124,7 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 	held = 1;
 	w.rw = &rw;
 	w.timeout_ns = 4 * to + SLACK_NS;
-	if (pthread_create(&th, NULL, writer, &w)) {
+	if (pthread_create(&th, &c->attr, writer, &w)) {
 		snprintf(f->writer, sizeof(f->writer), "could not start the writer");
 		c->rwr->errors++;
 		goto out_unlock;

@@ -215,7 +215,7 @@ static int run_variant(struct ls_ctx *c, struct ls_spinpreempt *sp, int var)
 		t->idx = i;
 		t->prio = c->o.priority - (SP_THREADS - 1) + i;
 		rtp_hist_init(&t->wait);
-		ret = pthread_create(&t->th, NULL, sp_thread, t);
+		ret = pthread_create(&t->th, &c->attr, sp_thread, t);
 		if (ret) {
 			c->abandoned += i;
 			snprintf(sp->err_what, sizeof(sp->err_what), "start thread %d", i);
