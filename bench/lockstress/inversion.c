@@ -352,7 +352,7 @@ static int inv_run(struct ls_ctx *c)
 		if (ret && ret != -ETIMEDOUT) {
 			inv->err = ret;
 			rtp_error("inversion: cannot %s: %s", inv->err_what, strerror(-ret));
-			return ret;
+			return 0;	/* reported; the verdict says error */
 		}
 		if (c->abandoned)
 			break;
