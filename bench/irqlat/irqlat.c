@@ -451,12 +451,34 @@ static void teardown_source(struct irqlat_run *r)
 	}
 }
 
+static void noop_handler(int sig)
+{
+	(void)sig;
+}
+
+/* Tells the reader to stop and knocks it out of a blocking read or sleep. */
+static void stop_reader(struct irqlat_run *r, pthread_t th)
+{
+	int i;
+
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&r->reader_done, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 1000000 };
+
+		pthread_kill(th, SIGUSR1);
+		for (i = 0; i < 100 && !__atomic_load_n(&r->reader_done, __ATOMIC_ACQUIRE); i++)
+			nanosleep(&ts, NULL);
+	}
+	pthread_join(th, NULL);
+}
+
 int irqlat_main(int argc, char **argv)
 {
 	struct rtp_result res;
 	struct irqlat_run *r;
 	struct rtp_verdict v;
 	pthread_attr_t attr;
+	struct sigaction sa;
 	pthread_t th;
 	bool have_json = false;
 	char why[512];
@@ -530,6 +552,10 @@ int irqlat_main(int argc, char **argv)
 		printf("%s: source %s: %s\n", TOOL, irqlat_source_name(r->src), irqlat_source_label(r->src));
 	fflush(stdout);
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = noop_handler;	/* no SA_RESTART: a blocked read returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
@@ -562,8 +588,7 @@ int irqlat_main(int argc, char **argv)
 			break;
 		}
 	}
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	pthread_join(th, NULL);
+	stop_reader(r, th);
 	r->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	restore_irq_prio(r);
 	teardown_source(r);

@@ -2,8 +2,9 @@
 /*
  * rtproof-irqlat: the sources' probes, set-up, reader threads and
  * tear-down.  Each reader thread runs at the reader's priority and does
- * only its read, the clock and the histogram updates in its loop; it polls
- * with a timeout so that a source gone silent cannot hold the run.
+ * only its read, the clock and the histogram updates in its loop.  A read
+ * that blocks is ended by SIGUSR1 from the main thread, so a source gone
+ * silent cannot hold the run.
  */
 #include "irqlat_run.h"
 
@@ -25,7 +26,6 @@
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
 
-#define POLL_MS		100
 #define STACK_PREFAULT	(64 * 1024)
 
 /* ---- small file helpers ---------------------------------------------- */
@@ -264,11 +264,15 @@ void irqlat_module_teardown(struct irqlat_run *r)
 	}
 }
 
+/*
+ * Blocks in read() itself (not in poll()): the module stamps (d) when its
+ * wait in read() returns, and counts a reader as waiting only while it is
+ * on the device's wait queue.  The main thread ends a read with SIGUSR1.
+ */
 static void *module_reader(void *arg)
 {
 	struct irqlat_run *r = arg;
 	struct rtp_irqlat_record rec[64];
-	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
 
 	for (;;) {
 		ssize_t n;
@@ -276,8 +280,6 @@ static void *module_reader(void *arg)
 
 		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 			break;
-		if (poll(&pfd, 1, POLL_MS) <= 0)
-			continue;
 		n = read(r->fd, rec, sizeof(rec));
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
@@ -532,9 +534,7 @@ static void *rtc_reader(void *arg)
 
 		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 			break;
-		if (poll(&pfd, 1, POLL_MS) <= 0)
-			continue;
-		got = read(r->fd, &data, sizeof(data));
+		got = read(r->fd, &data, sizeof(data));	/* blocks; SIGUSR1 ends it */
 		now = rtp_now_ns(CLOCK_MONOTONIC);
 		if (got < 0) {
 			if (errno == EINTR || errno == EAGAIN)

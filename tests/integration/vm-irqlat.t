@@ -157,5 +157,31 @@ for k in stock rt; do
 	fi
 	[ -z "${RTPROOF_KEEP:-}" ] || cp -r "$d" "$RTPROOF_KEEP/vm-irqlat-$k"
 done
+# Stock with threadirqs: the kernel forces threading, and the tool says so.
+if [ -f "$TMP/stock.add/rtproof_irqlat.ko" ]; then
+	cat >"$TMP/guest-ti.sh" <<'EOF'
+#!/bin/sh
+insmod /usr/bin/rtproof_irqlat.ko || exit 9
+rtproof-irqlat -q -l 500 --json /res/mod.json >/res/mod.txt 2>&1; echo $? >/res/mod.rc
+ps -o comm | grep -c '^irq/' >/res/irq-threads.txt
+rmmod rtproof_irqlat
+exit 0
+EOF
+	chmod +x "$TMP/guest-ti.sh"
+	v0=$(date +%s)
+	"$VM" -q --kernel stock --append threadirqs --timeout 120s --out "$TMP/ti" \
+		--add "$TMP/stock.add/rtproof_irqlat.ko" -- "$TMP/guest-ti.sh" >/dev/null 2>"$TMP/ti.err"
+	rc=$?
+	ok $rc "stock threadirqs: guest ran ($(( $(date +%s) - v0 ))s)"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/ti.err" | tail -n 10
+	thr=$(jq -r .params.irq_thread.threading "$TMP/ti/mod.json" 2>/dev/null)
+	[ "$thr" = "forced (threadirqs)" ] && jq_ok "$TMP/ti/mod.json" '.events.records == 500 and .events.unordered == 0
+		and .params.irq_thread.found and .params.irq_thread.primary_in_hardirq'
+	ok $? "stock threadirqs: threading reported as '$thr' ($(cat "$TMP/ti/irq-threads.txt" 2>/dev/null) irq/ threads in the guest)"
+	diag "stock threadirqs stage table (p50/p99/max): irq_latency $(fig "$TMP/ti/mod.json" irq_latency)," \
+		"thread_wakeup $(fig "$TMP/ti/mod.json" thread_wakeup), user_wakeup $(fig "$TMP/ti/mod.json" user_wakeup)," \
+		"total $(fig "$TMP/ti/mod.json" total)"
+	[ -z "${RTPROOF_KEEP:-}" ] || cp -r "$TMP/ti" "$RTPROOF_KEEP/vm-irqlat-threadirqs"
+fi
 diag "total $(( $(date +%s) - t0 ))s"
 done_testing
