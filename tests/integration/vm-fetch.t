@@ -51,4 +51,12 @@ ok $? "fetch foo: $(cat "$TMP/err")"
 RTPROOF_KERNEL_CACHE=$TMP/empty "$KERNEL" path rt >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q "not in $TMP/empty" "$TMP/err"
 ok $? "path rt on an empty cache: $(cat "$TMP/err")"
+# An unreachable archive (a proxy on a closed local port): a clear error,
+# exit 1, nothing half-written in the cache.
+printf 'Acquire::http::Proxy "http://127.0.0.1:9";\nAcquire::Retries "0";\n' >"$TMP/apt.conf"
+APT_CONFIG=$TMP/apt.conf RTPROOF_KERNEL_CACHE=$TMP/unreach "$KERNEL" fetch --no-headers rt >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'error: apt-get download linux-image-.*failed' "$TMP/err" &&
+	grep -q 'could not be reached' "$TMP/err" && [ -z "$(ls -A "$TMP/unreach/debs")" ] && [ ! -e "$TMP/unreach/rt" ]
+ok $? "unreachable archive: exit $rc, explained, cache left empty"
 done_testing
