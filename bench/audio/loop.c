@@ -147,7 +147,7 @@ static int event(struct audio_ctx *c, const struct audio_wake *w, int err)
 static int run(struct audio_ctx *c)
 {
 	const uint64_t period = c->cfg.period;
-	struct audio_wake w;
+	struct audio_wake w, xw;
 	uint64_t lat, margin, units, n, i, end;
 	int ret;
 
@@ -203,7 +203,7 @@ static int run(struct audio_ctx *c)
 		n = w.avail / period;
 		for (i = 0; i < n; i++) {
 			audio_dsp_run(&c->dsp, units);
-			ret = c->ops->write(c, &w);
+			ret = c->ops->write(c, &xw);	/* xw: what a failed write saw */
 			if (ret < 0)
 				break;
 			RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);
@@ -214,7 +214,7 @@ static int run(struct audio_ctx *c)
 		rtp_hist_record(&c->work, end - w.now_ns);
 		step_max(&s->max_work_ns, end - w.now_ns);
 		if (ret == -EPIPE || ret == -ESTRPIPE) {
-			ret = event(c, &w, ret);
+			ret = event(c, &xw, ret);
 			if (ret < 0) {
 				c->err_what = "recover from an xrun";
 				return ret;
