@@ -116,10 +116,15 @@ unit: $(UNIT_BINS)
 # ---- fuzz targets: libFuzzer entry points, replayed over the corpus ----
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/tests/fuzz/%)
-$(O)/tests/fuzz/fuzz_opts.o: CPPFLAGS += -Ibench/cyclic
-$(O)/tests/fuzz/%: $(O)/tests/fuzz/%.o $(O)/tests/fuzz/replay.o $(cyclic_LIBOBJS) $(LIBA)
-	$(call msg,LD,$@)
-	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# fuzz_<bench>_*.c links that bench's objects; fuzz_opts.c is cyclic's.
+fuzz_bench = $(or $(call bench_of,$(1)),cyclic)
+define fuzz_rule
+$(O)/tests/fuzz/$(1).o: CPPFLAGS += -Ibench/$(call fuzz_bench,$(1))
+$(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call fuzz_bench,$(1))_LIBOBJS) $(LIBA)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS)
+endef
+$(foreach t,$(FUZZ_SRCS:tests/fuzz/%.c=%),$(eval $(call fuzz_rule,$(t))))
 
 fuzz-replay: $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do n=$${f##*/}; \
@@ -130,13 +135,14 @@ FUZZ ?= cpulist
 FUZZ_TIME ?= 30
 fuzz:
 	$(Q)mkdir -p build/fuzz/corpus-$(FUZZ)
-	clang -Ibench/cyclic -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
+	clang -Ibench/$(call fuzz_bench,fuzz_$(FUZZ)) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
 		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
-		$(filter-out bench/cyclic/main.c,$(cyclic_SRCS)) $(LDLIBS)
+		$(filter-out %/main.c,$($(call fuzz_bench,fuzz_$(FUZZ))_SRCS)) \
+		$(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
 	build/fuzz/fuzz_$(FUZZ) -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
-INTEG ?= $(sort $(wildcard tests/integration/*.t))
+INTEG ?= $(sort $(filter-out tests/integration/tsan-%,$(wildcard tests/integration/*.t)))
 integration: all $(TOOL_BINS)
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v) $(INTEG)
 

@@ -26,7 +26,7 @@ enum rtp_status { RTP_PASS, RTP_FAIL, RTP_SKIP, RTP_ERROR };
 const char *rtp_status_name(enum rtp_status s);
 int rtp_status_exit(enum rtp_status s);
 
-#define RTP_MAX_CRITERIA 16
+#define RTP_MAX_CRITERIA 32
 struct rtp_criterion {
 	char name[64];		/* e.g. "max wakeup_latency" */
 	char op[4];		/* "<=", "==", ">=" */
