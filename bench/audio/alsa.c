@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The ALSA backend.  Playback of silence with the hardware parameters
+ * The ALSA backend.  Playback of silence (or capture) with the hardware parameters
  * asked for (the granted ones are reported), avail_min = one period, an
  * explicit start after a full prefill, and status timestamps on
  * CLOCK_MONOTONIC, so that each wake-up can be placed against the moment
@@ -21,6 +21,7 @@ struct alsa_dev {
 	snd_pcm_t *pcm;
 	snd_pcm_status_t *st;
 	bool mmap;
+	bool capture;
 	int wait_ms;
 };
 
@@ -56,7 +57,9 @@ static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return -ENOMEM;
 	}
-	err = snd_pcm_open(&d->pcm, o->device, SND_PCM_STREAM_PLAYBACK, 0);
+	d->capture = o->capture;
+	err = snd_pcm_open(&d->pcm, o->device, o->capture ? SND_PCM_STREAM_CAPTURE :
+			   SND_PCM_STREAM_PLAYBACK, 0);
 	if (err < 0) {
 		snprintf(why, len, "cannot open ALSA device '%s': %s", o->device, snd_strerror(err));
 		c->cannot_open = true;
@@ -204,7 +207,8 @@ static int put_silence(struct audio_ctx *c, struct alsa_dev *d, snd_pcm_uframes_
 	while (frames) {
 		if (!d->mmap) {
 			n = frames < c->cfg.period ? frames : c->cfg.period;
-			done = snd_pcm_writei(d->pcm, c->silence, n);
+			done = d->capture ? snd_pcm_readi(d->pcm, c->silence, n) :
+			       snd_pcm_writei(d->pcm, c->silence, n);
 			if (done < 0)
 				return (int)done;
 			frames -= (snd_pcm_uframes_t)done;
@@ -219,7 +223,9 @@ static int put_silence(struct audio_ctx *c, struct alsa_dev *d, snd_pcm_uframes_
 			return err;
 		if (!n)
 			return -EAGAIN;
-		snd_pcm_areas_silence(areas, off, c->cfg.channels, n, (snd_pcm_format_t)c->cfg.format);
+		if (!d->capture)	/* capture: the frames are consumed as they are */
+			snd_pcm_areas_silence(areas, off, c->cfg.channels, n,
+					      (snd_pcm_format_t)c->cfg.format);
 		done = snd_pcm_mmap_commit(d->pcm, off, n);
 		if (done < 0)
 			return (int)done;
@@ -241,10 +247,12 @@ static int alsa_start(struct audio_ctx *c)
 		if (err < 0)
 			return err;
 	}
-	err = put_silence(c, d, c->cfg.buffer);	/* prefill */
-	if (err < 0)
-		return err;
-	c->prefilled += c->cfg.buffer;
+	if (!d->capture) {
+		err = put_silence(c, d, c->cfg.buffer);	/* prefill */
+		if (err < 0)
+			return err;
+		c->prefilled += c->cfg.buffer;
+	}
 	return snd_pcm_start(d->pcm);
 }
 

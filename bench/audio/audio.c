@@ -143,7 +143,8 @@ static void print_config(const struct audio_run *r)
 	fmt(pt, sizeof(pt), period_ns(r));
 	fmt(bt, sizeof(bt), buffer_ns(r));
 	printf("%s: %s, device %s (%s)\n", TOOL, backend_label(r), g->pcm_name, g->card);
-	printf("  asked:   %u frames x %u periods, %u Hz, %u ch, %s, %s\n", o->period, o->periods,
+	printf("  asked:   %s, %u frames x %u periods, %u Hz, %u ch, %s, %s\n",
+	       o->capture ? "capture (xruns are overruns)" : "playback", o->period, o->periods,
 	       o->rate, o->channels, o->format_name, o->access == AUDIO_ACCESS_MMAP ? "mmap" : "rw");
 	printf("  granted: %u frames x %u periods (buffer %llu frames), %u Hz, %u ch, %s, %s\n",
 	       g->period, g->periods, (unsigned long long)g->buffer, g->rate, g->channels,
@@ -266,6 +267,7 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 	if (r->backend_note[0])
 		rtp_json_string(j, "backend_note", r->backend_note);
 	rtp_json_string(j, "device", o->device);
+	rtp_json_string(j, "stream", o->capture ? "capture" : "playback");
 	rtp_json_begin_object(j, "requested");
 	rtp_json_uint(j, "rate", o->rate);
 	rtp_json_uint(j, "channels", o->channels);
@@ -432,7 +434,7 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 	if (r->consumption_bad) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason),
-			 "the device took %.1f s of audio in %.1f s: it does not play in real time "
+			 "the device took %.1f s of audio in %.1f s: it does not play or record in real time "
 			 "(ALSA's null plugin does this); no figure of this run means anything",
 			 r->consumed_s, r->elapsed_s);
 		return;

@@ -25,6 +25,7 @@ struct audio_opts {
 	bool device_given;
 	enum audio_backend_kind backend;
 	enum audio_access access;
+	bool capture;			/* -C: capture; default playback */
 	unsigned rate;			/* Hz */
 	unsigned channels;
 	int format;			/* snd_pcm_format_t */
@@ -100,11 +101,11 @@ struct audio_backend_ops {
 	const char *name;
 	/* Opens and configures; on failure writes the reason to why. */
 	int (*open)(struct audio_ctx *c, char *why, size_t len);
-	/* Prefills the whole buffer and starts the stream. */
+	/* Prefills the whole buffer (playback) and starts the stream. */
 	int (*start)(struct audio_ctx *c);
 	/* Blocks until a period is free (or something happened). */
 	int (*wait)(struct audio_ctx *c, struct audio_wake *w);
-	/* Queues one period; -EPIPE / -ESTRPIPE fill w's event. */
+	/* Queues one period (capture: takes one); -EPIPE / -ESTRPIPE fill w's event. */
 	int (*write)(struct audio_ctx *c, struct audio_wake *w);
 	/* After an xrun or a suspend: back to a state start() accepts. */
 	int (*recover)(struct audio_ctx *c, int err);
@@ -115,9 +116,16 @@ extern const struct audio_backend_ops audio_timer_ops;
 extern const struct audio_backend_ops audio_alsa_ops;
 
 /* ---- the timer-paced virtual device --------------------------------------- */
+/*
+ * Capture is the same model mirrored: 'written' is then the frames read
+ * plus the buffer, so avail (frames captured, not yet read), the moment a
+ * period is ready and the moment the buffer fills up (t_dry: an overrun)
+ * come out of the same formulas.
+ */
 struct audio_vdev {
 	uint64_t t0_ns;			/* start of the stream */
 	uint64_t written;		/* frames queued since t0, prefill included */
+	bool capture;
 	unsigned rate;
 	unsigned period;
 	uint64_t buffer;
@@ -181,7 +189,7 @@ struct audio_ctx {
 	bool cannot_open;		/* open() failed at the device itself */
 	struct audio_vdev vdev;
 	struct audio_dsp dsp;
-	void *silence;			/* one period */
+	void *silence;			/* one period: played, or captured into */
 
 	pthread_t th;
 	pthread_barrier_t ready;

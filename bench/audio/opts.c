@@ -29,6 +29,7 @@ static const struct option longopts[] = {
 	{ "period-size", required_argument, NULL, 'p' },
 	{ "periods", required_argument, NULL, 'n' },
 	{ "access", required_argument, NULL, OPT_ACCESS },
+	{ "capture", no_argument, NULL, 'C' },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "priority", required_argument, NULL, 'P' },
 	{ "cpu", required_argument, NULL, 'a' },
@@ -66,7 +67,9 @@ static void usage(FILE *f)
 "  -f, --format FMT       ALSA sample format: S16_LE (default), S32_LE, FLOAT_LE...\n"
 "  -p, --period FRAMES    period size in frames, 16..65536 (default 64)\n"
 "  -n, --periods N        periods in the buffer, 2..64 (default 2)\n"
-"      --access A         mmap (default) or rw (snd_pcm_writei)\n"
+"      --access A         mmap (default) or rw (snd_pcm_writei / snd_pcm_readi)\n"
+"  -C, --capture          capture instead of playback: xruns are overruns, the\n"
+"                         margin is the time before the buffer fills up\n"
 "  -P, --priority N       SCHED_FIFO priority of the audio thread, 1..98 (default 80)\n"
 "  -a, --cpu N            pin the audio thread to CPU N (default: not pinned)\n"
 "  -d, -t, --duration T   run time: 500ms, 10s, 5m, 2h; bare number = seconds\n"
@@ -175,7 +178,7 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 		char name[32];
 		int li = -1;
 
-		c = getopt_long(argc, argv, ":D:r:c:f:p:n:P:a:d:t:q", longopts, &li);
+		c = getopt_long(argc, argv, ":D:r:c:f:p:n:P:a:d:t:qC", longopts, &li);
 		if (c == -1)
 			break;
 		arg = optarg;
@@ -226,6 +229,9 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 				o->access = AUDIO_ACCESS_RW;
 			else
 				return bad(name, arg, "access must be mmap or rw");
+			break;
+		case 'C':
+			o->capture = true;
 			break;
 		case OPT_BACKEND:
 			if (!strcmp(arg, "alsa"))

@@ -54,6 +54,7 @@ static int timer_open(struct audio_ctx *c, char *why, size_t len)
 	}
 	memset(v, 0, sizeof(*v));
 	v->rate = o->rate;
+	v->capture = o->capture;
 	v->period = o->period;
 	v->buffer = (uint64_t)o->period * o->periods;
 	v->frame_bytes = (size_t)width / 8 * o->channels;
@@ -80,9 +81,10 @@ static int timer_start(struct audio_ctx *c)
 {
 	struct audio_vdev *v = &c->vdev;
 
-	memset(v->ring, 0, v->buffer * v->frame_bytes);	/* prefill */
+	memset(v->ring, 0, v->buffer * v->frame_bytes);	/* prefill / empty */
 	v->written = v->buffer;
-	c->prefilled += v->buffer;
+	if (!v->capture)
+		c->prefilled += v->buffer;
 	v->t0_ns = rtp_now_ns(CLOCK_MONOTONIC);			/* explicit start */
 	return 0;
 }
@@ -115,7 +117,10 @@ static int timer_write(struct audio_ctx *c, struct audio_wake *w)
 		return -EPIPE;
 	}
 	/* The ring is a whole number of periods: a period never wraps. */
-	memcpy(v->ring + off * v->frame_bytes, c->silence, (size_t)v->period * v->frame_bytes);
+	if (v->capture)
+		memcpy(c->silence, v->ring + off * v->frame_bytes, (size_t)v->period * v->frame_bytes);
+	else
+		memcpy(v->ring + off * v->frame_bytes, c->silence, (size_t)v->period * v->frame_bytes);
 	v->written += v->period;
 	return 0;
 }

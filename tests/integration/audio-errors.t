@@ -53,7 +53,7 @@ ok $? "and nothing was measured"
 # The null plugin swallows audio at thousands of times real time: caught.
 rtproof-audio --backend alsa -D null -d 0.5 -q --json "$TMP/null.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?
-[ "$rc" -eq 1 ] && grep -q 'does not play in real time' "$TMP/out"
+[ "$rc" -eq 1 ] && grep -q 'does not play or record in real time' "$TMP/out"
 ok $? "ALSA's null plugin is detected as not real time (exit 1)"
 jq_ok "$TMP/null.json" '.verdict.status == "error" and .params.backend == "alsa" and .events.audio_written_s > 50'
 ok $? "its document says error and how much audio it swallowed"

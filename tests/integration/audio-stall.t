@@ -55,4 +55,15 @@ jq_ok "$TMP/short.json" ".events.stalls_planted == 1 and .events.xruns == 0 and
 ok $? "a 15 ms stall against 37 ms of margin: lateness >= 8.7 ms, margin dips, no xrun (exit $rc)"
 jq -r '"# short stall: worst wake-up \(.metrics[0].max / 1e6) ms, smallest margin \(.metrics[1].min / 1e6) ms"' "$TMP/short.json"
 
+# Capture, the mirror: a stall longer than the buffer is one overrun.
+rtproof-audio --backend timer -C -p 256 -n 2 -d 1.3 --plant-stall 40ms,1s --json "$TMP/cap.json" \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+jq_ok "$TMP/cap.json" ".params.stream == \"capture\" and .events.stalls_planted == 1 and
+	.events as \$e | (\$e.stall_list[0] | $OVL | length == 1 and
+	.[0].gap_ns >= \$s.duration_ns - $B - 1000000 and .[0].gap_ns <= \$s.duration_ns + 5000000)"
+ok $? "capture: a 40 ms stall is one overrun of the stall minus the buffer (exit $rc)"
+[ $rc -eq 2 ]
+ok $? "capture with an overrun: exit 2"
+
 done_testing

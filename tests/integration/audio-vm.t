@@ -15,6 +15,7 @@ start=$(date +%s)
 "$VM" -q --kernel rt --clock tcg --module snd-dummy --timeout 90s --out "$TMP/vm" -- sh -c '
 	rtproof-audio -q -D hw:Dummy -p 512 -n 3 -d 2 --json /res/mmap.json; echo "mmap rc=$?"
 	rtproof-audio -q -D hw:Dummy -p 512 -n 3 -d 1 --access rw --json /res/rw.json; echo "rw rc=$?"
+	rtproof-audio -q -D hw:Dummy -C -p 512 -n 3 -d 1 --json /res/cap.json; echo "cap rc=$?"
 	rtproof-audio -q -D hw:Dummy -p 256 -n 2 -d 2.4 --plant-stall 40ms,1s --json /res/stall.json
 	echo "stall rc=$?"
 	rtproof-audio -q -D hw:Dummy -p 1024 -n 3 -d 1.3 --plant-stall 100ms,1s --json /res/long.json
@@ -56,6 +57,12 @@ for a in mmap rw; do
 done
 grep -Eq '^rw rc=(0|2)$' "$out"
 ok $? "hw:Dummy, rw access: a verdict"
+f=$TMP/vm/cap.json
+grep -Eq '^cap rc=(0|2)$' "$out" && jq_ok "$f" '.params.stream == "capture" and .params.backend == "alsa" and
+	.events.wakeups >= 0.8 * 1e9 / .params.granted.period_ns and .events.audio_written_s >= 0.8 and
+	.events.audio_written_s <= 1.1 and .metrics[1].max <= .params.granted.buffer_ns'
+ok $? "hw:Dummy capture: one wake-up per period, audio read at the real-time rate"
+jq -r '"# capture: \(.verdict.reason)"' "$f"
 
 # The planted stall through ALSA: -EPIPE / state XRUN, duration from the
 # status and trigger timestamps, snd_pcm_recover, one xrun per stall.

@@ -121,6 +121,7 @@ static void test_options(void)
 		{ { "-f", "FLOAT_LE", NULL }, 0 },
 		{ { "-f", "S17_XX", NULL }, 1 },
 		{ { "--access", "rw", NULL }, 0 },
+		{ { "-C", "--access", "rw", NULL }, 0 },
 		{ { "--access", "dma", NULL }, 1 },
 		{ { "--backend", "jack", NULL }, 1 },
 		{ { "-P", "99", NULL }, 1 },
@@ -166,13 +167,13 @@ static void test_options(void)
 	parse((const char *const[]){ NULL }, &o);
 	ok(o.rate == 48000 && o.channels == 2 && o.period == 64 && o.periods == 2 &&
 	   o.priority == 80 && !strcmp(o.device, "default") && o.access == AUDIO_ACCESS_MMAP &&
-	   o.format == SND_PCM_FORMAT_S16_LE && o.backend == AUDIO_BACKEND_AUTO,
+	   o.format == SND_PCM_FORMAT_S16_LE && o.backend == AUDIO_BACKEND_AUTO && !o.capture,
 	   "defaults: 64 frames x 2, 48 kHz, 2 ch, S16_LE, mmap, FIFO 80, device default, auto");
 	parse((const char *const[]){ "-D", "hw:1", "-p", "128", "--plant-stall", "30ms,2s",
-				      "--dsp-load", "12.5", NULL }, &o);
-	ok(o.device_given && !strcmp(o.device, "hw:1") && o.period == 128 &&
+				      "--dsp-load", "12.5", "--capture", NULL }, &o);
+	ok(o.capture && o.device_given && !strcmp(o.device, "hw:1") && o.period == 128 &&
 	   o.stall_ns == 30000000 && o.stall_every_ns == 2000000000ull && o.dsp_load_pct == 12.5,
-	   "values are kept: device, period, stall, load");
+	   "values are kept: device, period, stall, load, capture");
 }
 
 static void test_dsp(void)
