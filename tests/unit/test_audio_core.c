@@ -96,11 +96,11 @@ struct parse_case {
 
 static int parse(const char *const *args, struct audio_opts *o)
 {
-	char *argv[10];
+	char *argv[16];
 	int argc = 0;
 
 	argv[argc++] = (char *)"rtproof-audio";
-	while (*args && argc < 9)
+	while (*args && argc < 15)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
 	return audio_parse(o, argc, argv);
