@@ -263,7 +263,7 @@ int ls_parse(struct ls_opts *o, int argc, char **argv)
 	ls_defaults(o);
 	if (rtp_cpus_online(&online))
 		CPU_ZERO(&online);
-	optind = 1;
+	optind = 0;	/* glibc: full re-initialisation, so parse can run again */
 	opterr = 0;
 	for (;;) {
 		const char *arg;
