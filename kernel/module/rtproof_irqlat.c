@@ -253,7 +253,7 @@ static bool queue_nonempty(void)
 
 static ssize_t rtp_read(struct file *f, char __user *buf, size_t len, loff_t *pos)
 {
-	struct rtp_irqlat_record tmp[16];
+	struct rtp_irqlat_record tmp[8];	/* 768 bytes of stack */
 	size_t want = len / sizeof(tmp[0]), done = 0;
 	unsigned long fl;
 	u64 woke;

@@ -25,6 +25,7 @@ EOF
 cat >>"$TMP/guest.sh" <<'EOF'
 insmod /usr/bin/rtproof_irqlat.ko >/res/insmod.txt 2>&1; echo $? >/res/insmod.rc
 [ -c /dev/rtproof_irqlat ] && echo yes >/res/dev-before.txt
+ps -o comm | grep -c '^irq/' >/res/irq-threads.txt
 rtproof-irqlat -q -l 1000 --json /res/mod.json >/res/mod.txt 2>&1; echo $? >/res/mod.rc
 rtproof-irqlat -q --source module -l 500 --delay $DELAY_US --json /res/delay.json >/res/delay.txt 2>&1
 echo $? >/res/delay.rc
@@ -142,6 +143,7 @@ for k in stock rt; do
 		"thread_wakeup $(fig "$d/mod.json" thread_wakeup), user_wakeup $(fig "$d/mod.json" user_wakeup)," \
 		"total $(fig "$d/mod.json" total)"
 	diag "$k delay ${DELAY_US} us: irq_latency $(fig "$d/delay.json" irq_latency)"
+	diag "$k: $(cat "$d/irq-threads.txt" 2>/dev/null) irq/ threads in the guest with the module loaded"
 	[ ! -f "$d/tl.json" ] || ! jq_ok "$d/tl.json" '.metrics | length > 0' ||
 		diag "$k timerlat source: irq $(fig "$d/tl.json" irq_latency), thread $(fig "$d/tl.json" thread_latency)"
 	diag "$k rtc: interval error $(fig "$d/rtc.json" rtc_interval_error)"
