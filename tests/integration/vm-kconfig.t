@@ -44,9 +44,12 @@ rc=$?
 [ $rc -ne 0 ] && grep -q 'CONFIG_RTPROOF_NO_SUCH_SYMBOL=y requested' "$TMP/out"
 ok $? "an unknown symbol in FRAGMENTS fails the config step (exit $rc)"
 
-kmake config FLAVOUR=rt KSRC= >"$TMP/out" 2>&1
+make -s --no-print-directory -C "$RTPROOF_ROOT/kernel" config FLAVOUR=rt KSRC= KOUT="$TMP/noksrc" >"$TMP/out" 2>&1
 [ $? -ne 0 ] && grep -q 'error: KSRC=' "$TMP/out"
 ok $? "no KSRC: $(grep error "$TMP/out")"
+make -s --no-print-directory -C "$RTPROOF_ROOT/kernel" config FLAVOUR=lazy KSRC="$ksrc" KOUT="$TMP/lazy" >"$TMP/out" 2>&1
+[ $? -ne 0 ] && grep -q 'FLAVOUR=lazy: must be rt or stock' "$TMP/out" && [ ! -e "$TMP/lazy" ]
+ok $? "FLAVOUR=lazy: $(grep -o 'FLAVOUR=lazy.*' "$TMP/out" | head -n 1)"
 
 cache=$(dirname "$ksrc")
 if [ "${RTPROOF_KERNEL_BUILD:-0}" = 1 ] || [ -f "$cache/linux-source-6.12/.rtproof-source" ]; then
