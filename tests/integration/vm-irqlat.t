@@ -13,6 +13,10 @@ vm_need_qemu
 [ -x "$RTPROOF_BIN/rtproof-irqlat" ] || skip_all "rtproof-irqlat not built"
 command -v make >/dev/null || skip_all "make not installed"
 vm_fetch stock rt
+for k in stock rt; do
+	[ -d "$("$KERNEL" path $k)/headers/" ] ||
+		skip_all "no kernel headers for $k in the cache (fetched with --no-headers? run: rtproof kernel fetch $k)"
+done
 
 DELAY_US=200
 t0=$(date +%s)
@@ -34,6 +38,15 @@ echo $? >/res/prio.rc
 pid=$(ps -o pid,comm | awk '$2 ~ /^irq\/[0-9]+-rtproof$/ { print $1 }')
 [ -n "$pid" ] && grep -E '^(policy|prio) ' /proc/$pid/sched | tr -s ' ' >/res/prio-after.txt 2>/dev/null
 cat /sys/module/rtproof_irqlat/parameters/delay_us >/res/delay-after.txt
+# A reader that does not read: the queue (16 records) fills, the rest is
+# dropped and counted, nothing hangs.
+echo 16 >/sys/module/rtproof_irqlat/parameters/queue_len
+exec 3</dev/rtproof_irqlat
+sleep 0.3
+dd bs=1536 count=1 <&3 >/res/raw.bin 2>/dev/null
+dd bs=96 count=1 <&3 >>/res/raw.bin 2>/dev/null
+exec 3<&-
+echo 4096 >/sys/module/rtproof_irqlat/parameters/queue_len
 rtproof-irqlat -q --source timerlat -l 1000 --json /res/tl.json >/res/tl.txt 2>&1; echo $? >/res/tl.rc
 if command -v rtla >/dev/null && grep -qw timerlat /sys/kernel/tracing/available_tracers; then
 	rtla timerlat hist -d 1 -p 1000 -n -E 1000 -b 100 -P f:95 >/res/rtla.txt 2>&1
@@ -123,6 +136,12 @@ for k in stock rt; do
 		grep -qx 'prio : 49' "$d/prio-after.txt" 2>/dev/null
 	ok $? "$k: --irq-prio 70 sets the IRQ thread ($(jq -c '.params.irq_thread | [.policy, .priority, .original_priority]' "$d/prio.json" 2>/dev/null)) and restores it ($(tr '\n' ' ' <"$d/prio-after.txt" 2>/dev/null))"
 
+	# raw records, 12 u64 each: 1 seq, 2 a, 5 c, 6 d, 9 dropped (0-based)
+	od -A n -t u8 -v -w96 "$d/raw.bin" 2>/dev/null >"$d/raw.txt"
+	awk 'NR <= 16 && $2 != NR - 1 { bad = 1 } NR <= 16 && $7 != 0 { bad = 1 } $3 > $6 { bad = 1 }
+	     NR == 17 { seq = $2; drop = $10 }
+	     END { exit !(NR == 17 && !bad && drop >= 100 && seq == 16 + drop) }' "$d/raw.txt"
+	ok $? "$k: a full queue keeps 16 records (seq 0..15, no wake stamp: nobody waited), drops and counts the rest: next record seq $(awk 'NR == 17 { print $2 ", dropped " $10 }' "$d/raw.txt" 2>/dev/null)"
 	[ "$(cat "$d/rmmod.rc" 2>/dev/null)" = 0 ] && [ -f "$d/leftovers.txt" ] && [ ! -s "$d/leftovers.txt" ]
 	ok $? "$k: rmmod leaves no device, IRQ, thread or sysfs entry $(head -c 200 "$d/leftovers.txt" 2>/dev/null)"
 
