@@ -80,6 +80,13 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "error: --irq-prio 60: no IRQ thread for the user source" "$TMP/err"
 ok $? "--irq-prio with no IRQ thread: exit $rc, $(cat "$TMP/err")"
 
+# A budget that cannot hold: verdict fail, exit 2.
+$P --source user -p 0 -l 50 -q --max-latency 1 --json "$TMP/fail.json" >"$TMP/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && jq_ok "$TMP/fail.json" '.verdict.status == "fail"
+	and (.verdict.criteria[] | select(.name == "max user_timer_wakeup") | .pass == false)'
+ok $? "--max-latency exceeded: exit $rc, $(grep verdict: "$TMP/out")"
+
 # SIGINT: a clean stop with a complete document.
 $P --source user -p 0 -D 60s -q --json "$TMP/sig.json" >"$TMP/out" 2>&1 &
 pid=$!
