@@ -149,6 +149,9 @@ static void print_config(const struct audio_run *r)
 	printf("  granted: %u frames x %u periods (buffer %llu frames), %u Hz, %u ch, %s, %s\n",
 	       g->period, g->periods, (unsigned long long)g->buffer, g->rate, g->channels,
 	       snd_pcm_format_name((snd_pcm_format_t)g->format), g->access);
+	if (g->rate != o->rate || g->period != o->period || g->periods != o->periods ||
+	    g->channels != o->channels || g->format != o->format)
+		printf("  note: the device granted another configuration than asked; the figures are for the granted one\n");
 	if (r->c.audio_cpu >= 0)
 		printf("  period %s, buffer %s; audio thread SCHED_FIFO %d on CPU %d\n", pt, bt,
 		       o->priority, r->c.audio_cpu);

@@ -16,6 +16,8 @@ start=$(date +%s)
 	rtproof-audio -q -D hw:Dummy -p 512 -n 3 -d 2 --json /res/mmap.json; echo "mmap rc=$?"
 	rtproof-audio -q -D hw:Dummy -p 512 -n 3 -d 1 --access rw --json /res/rw.json; echo "rw rc=$?"
 	rtproof-audio -q -D hw:Dummy -C -p 512 -n 3 -d 1 --json /res/cap.json; echo "cap rc=$?"
+	rtproof-audio -D hw:Dummy -r 96000 -p 1000 -n 3 -d 0.5 --json /res/near.json >/res/near.txt
+	echo "near rc=$?"
 	rtproof-audio -q -D hw:Dummy -p 256 -n 2 -d 2.4 --plant-stall 40ms,1s --json /res/stall.json
 	echo "stall rc=$?"
 	rtproof-audio -q -D hw:Dummy -p 1024 -n 3 -d 1.3 --plant-stall 100ms,1s --json /res/long.json
@@ -63,6 +65,15 @@ grep -Eq '^cap rc=(0|2)$' "$out" && jq_ok "$f" '.params.stream == "capture" and 
 	.events.audio_written_s <= 1.1 and .metrics[1].max <= .params.granted.buffer_ns'
 ok $? "hw:Dummy capture: one wake-up per period, audio read at the real-time rate"
 jq -r '"# capture: \(.verdict.reason)"' "$f"
+
+# snd-dummy tops out at 48 kHz: asked 96 kHz, it grants 48 kHz; both are reported.
+f=$TMP/vm/near.json
+grep -Eq '^near rc=(0|2)$' "$out" && jq_ok "$f" '.params.requested.rate == 96000 and .params.granted.rate == 48000 and
+	.params.requested.period_frames == 1000 and .params.granted.period_frames > 0'
+ok $? "asked 96000 Hz, granted $(jq .params.granted.rate "$f") Hz and $(jq .params.granted.period_frames "$f") frames: both recorded"
+grep -q 'asked:   playback, 1000 frames x 3 periods, 96000 Hz' "$TMP/vm/near.txt" &&
+	grep -q 'granted: [0-9]* frames x [0-9]* periods (buffer [0-9]* frames), 48000 Hz' "$TMP/vm/near.txt"
+ok $? "and both are printed"
 
 # The planted stall through ALSA: -EPIPE / state XRUN, duration from the
 # status and trigger timestamps, snd_pcm_recover, one xrun per stall.
