@@ -222,7 +222,8 @@ static void summary(const struct audio_run *r, double secs)
 		int n = __atomic_load_n(&c->nstalls, __ATOMIC_ACQUIRE);
 
 		fmt(a, sizeof(a), r->o.stall_ns);
-		printf("planted stalls: %d of %s (SCHED_FIFO 99 on CPU %d)\n", n, a, c->audio_cpu);
+		printf("planted stalls: %d of %s (SCHED_FIFO 99 on CPU %d)%s\n", n, a, c->audio_cpu,
+		       c->stall_err ? ": the stall thread could not be set up" : "");
 		for (i = 0; i < n; i++) {
 			fmt(d, sizeof(d), c->stall_len[i]);
 			printf("  %12.6f %12s\n", (double)c->stall_at[i] / 1e9, d);
@@ -562,7 +563,7 @@ int audio_main(int argc, char **argv)
 	char why[512];
 	sigset_t sigs;
 	uint64_t deadline = 0, step_deadline = 0, next_progress, now;
-	int ret, i, code = RTP_EXIT_ERROR, parties, setup_err;
+	int ret, i, code = RTP_EXIT_ERROR, setup_err, stall_err;
 	size_t fb;
 
 	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
@@ -649,31 +650,32 @@ int audio_main(int argc, char **argv)
 		r->mlocked = !ret;
 	}
 
-	parties = r->o.stall_ns ? 3 : 2;
-	pthread_barrier_init(&c->ready, NULL, (unsigned)parties);
+	pthread_barrier_init(&c->ready, NULL, 2);
 	ret = pthread_create(&c->th, NULL, audio_thread_main, c);
 	if (ret) {
 		rtp_error("cannot start the audio thread: %s", strerror(ret));
 		goto out_barrier;
 	}
+	stall_err = 0;
 	if (r->o.stall_ns) {
+		/* Not a barrier party: it waits for c->go, so a failure here cannot hang. */
 		ret = pthread_create(&c->stall_th, NULL, audio_stall_main, c);
 		if (ret) {
-			rtp_error("cannot start the stall thread: %s", strerror(ret));
-			__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
-			pthread_cancel(c->th);
-			pthread_join(c->th, NULL);
-			goto out_barrier;
+			rtp_error("--plant-stall: cannot start the stall thread: %s", strerror(ret));
+			stall_err = -ret;
+		} else {
+			c->stall_started = true;
 		}
-		c->stall_started = true;
 	}
 	pthread_barrier_wait(&c->ready);
 	/* Read once: after the go barrier c->err is the audio thread's again. */
 	setup_err = c->err;
-	if (setup_err) {
+	if (setup_err)
 		rtp_error("cannot %s: %s", c->err_what, strerror(-c->err));
+	if (!setup_err)
+		setup_err = stall_err;
+	if (setup_err)
 		__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
-	}
 	/* The load per step, now that the DSP speed is known. */
 	if (r->o.sweep) {
 		c->nsteps = (int)floor((r->o.sweep_max_pct - r->o.dsp_load_pct) / r->o.sweep_step_pct + 1e-9);
@@ -707,6 +709,7 @@ int audio_main(int argc, char **argv)
 		fflush(stdout);
 	}
 	pthread_barrier_wait(&c->ready);	/* go */
+	__atomic_store_n(&c->go, 1, __ATOMIC_RELEASE);
 	if (setup_err) {
 		pthread_join(c->th, NULL);
 		if (c->stall_started)

@@ -228,6 +228,8 @@ struct audio_ctx {
 	/* --plant-stall: a FIFO 99 spinner on the audio thread's CPU */
 	pthread_t stall_th;
 	bool stall_started;
+	int go;				/* atomic: the run has started (start_ns is set) */
+	int stall_err;			/* atomic: the stall thread could not be set up */
 	int nstalls;			/* atomic */
 	uint64_t stall_at[AUDIO_MAX_STALLS];
 	uint64_t stall_len[AUDIO_MAX_STALLS];

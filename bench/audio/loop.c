@@ -283,13 +283,15 @@ void *audio_stall_main(void *arg)
 	int n;
 
 	if (rtp_pin_cpu(0, c->audio_cpu) || rtp_sched_set(0, &s)) {
-		pthread_barrier_wait(&c->ready);
-		pthread_barrier_wait(&c->ready);
-		return NULL;	/* main sees nstalls == 0 and says so */
+		__atomic_store_n(&c->stall_err, 1, __ATOMIC_RELEASE);
+		return NULL;	/* main reports it: no stall was planted */
 	}
 	rtp_prefault_stack(STACK_PREFAULT);
-	pthread_barrier_wait(&c->ready);
-	pthread_barrier_wait(&c->ready);
+	/* Wait for the start (polling: this thread takes no part in the barrier). */
+	ts = rtp_ns_ts(1000000);
+	while (!__atomic_load_n(&c->go, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 	next = c->start_ns + o->stall_every_ns / 2;
 	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
 		now = rtp_now_ns(CLOCK_MONOTONIC);
