@@ -60,6 +60,7 @@ rmmod rtproof_irqlat >/res/rmmod.txt 2>&1; echo $? >/res/rmmod.rc
 	ps -o comm | grep rtproof
 	ls -d /sys/module/rtproof_irqlat 2>/dev/null
 } >/res/leftovers.txt
+dmesg >/res/dmesg.txt
 exit 0
 EOF
 chmod +x "$TMP/guest.sh"
@@ -145,6 +146,11 @@ for k in stock rt; do
 	[ "$(cat "$d/rmmod.rc" 2>/dev/null)" = 0 ] && [ -f "$d/leftovers.txt" ] && [ ! -s "$d/leftovers.txt" ]
 	ok $? "$k: rmmod leaves no device, IRQ, thread or sysfs entry $(head -c 200 "$d/leftovers.txt" 2>/dev/null)"
 
+	grep -q "rtproof_irqlat: irq [0-9]*, thread irq/[0-9]*-rtproof" "$d/dmesg.txt" 2>/dev/null &&
+		! grep -qE "WARNING:|BUG:|Call Trace" "$d/dmesg.txt"
+	rc=$?
+	ok $rc "$k: the kernel log has the module's line and no warning, BUG or call trace"
+	[ $rc -eq 0 ] || grep -E -B2 -A8 "WARNING:|BUG:|Call Trace" "$d/dmesg.txt" 2>/dev/null | head -n 20 | sed 's/^/# /'
 	if grep -q timerlat "$d/guest-info.txt" 2>/dev/null; then
 		[ "$(cat "$d/tl.rc" 2>/dev/null)" = 0 ] && jq_ok "$d/tl.json" '.params.source == "timerlat"
 			and ([.metrics[] | select(.name == "irq_latency" or .name == "thread_latency") | .count >= 950] == [true, true])'
