@@ -171,7 +171,7 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 	int c, ret;
 
 	audio_defaults(o);
-	optind = 1;
+	optind = 0;	/* 0: glibc re-initialises getopt fully (stale state from an earlier parse) */
 	opterr = 0;
 	for (;;) {
 		const char *arg;

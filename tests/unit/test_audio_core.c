@@ -142,6 +142,8 @@ static void test_options(void)
 		{ { "-D", "", NULL }, 1 },
 		{ { "extra", NULL }, 1 },
 		{ { "--bogus", NULL }, 1 },
+		{ { "-qX", NULL }, 1 },		/* stops inside a cluster: the next parse starts clean */
+		{ { "-q", NULL }, 0 },
 	};
 	struct audio_opts o;
 	size_t i;
