@@ -33,7 +33,12 @@ ps -o comm | grep -c '^irq/' >/res/irq-threads.txt
 rtproof-irqlat -q -l 1000 --json /res/mod.json >/res/mod.txt 2>&1; echo $? >/res/mod.rc
 rtproof-irqlat -q --source module -l 500 --delay $DELAY_US --json /res/delay.json >/res/delay.txt 2>&1
 echo $? >/res/delay.rc
-rtproof-irqlat -q --source module -l 200 --irq-prio 70 --json /res/prio.json >/res/prio.txt 2>&1
+# --irq-prio, stopped by SIGINT while the reader is blocked in read()
+rtproof-irqlat -q --source module -D 60s --irq-prio 70 --json /res/prio.json >/res/prio.txt 2>&1 &
+rp=$!
+sleep 0.3
+kill -INT $rp
+wait $rp
 echo $? >/res/prio.rc
 pid=$(ps -o pid,comm | awk '$2 ~ /^irq\/[0-9]+-rtproof$/ { print $1 }')
 [ -n "$pid" ] && grep -E '^(policy|prio) ' /proc/$pid/sched | tr -s ' ' >/res/prio-after.txt 2>/dev/null
@@ -133,9 +138,10 @@ for k in stock rt; do
 	ok $? "$k: delay recorded in params and reset to 0 after the run"
 
 	[ "$(cat "$d/prio.rc" 2>/dev/null)" = 0 ] &&
+		jq_ok "$d/prio.json" '.events.stopped_by == "signal" and .events.records > 100 and .duration_s < 30' &&
 		jq_ok "$d/prio.json" '.params.irq_thread | .priority_set and .priority == 70 and .original_priority == 50' &&
 		grep -qx 'prio : 49' "$d/prio-after.txt" 2>/dev/null
-	ok $? "$k: --irq-prio 70 sets the IRQ thread ($(jq -c '.params.irq_thread | [.policy, .priority, .original_priority]' "$d/prio.json" 2>/dev/null)) and restores it ($(tr '\n' ' ' <"$d/prio-after.txt" 2>/dev/null))"
+	ok $? "$k: SIGINT stops a module run cleanly ($(jq -r .events.records "$d/prio.json" 2>/dev/null) records); --irq-prio 70 sets the IRQ thread ($(jq -c '.params.irq_thread | [.policy, .priority, .original_priority]' "$d/prio.json" 2>/dev/null)) and restores it ($(tr '\n' ' ' <"$d/prio-after.txt" 2>/dev/null))"
 
 	# raw records, 12 u64 each: 1 seq, 2 a, 5 c, 6 d, 9 dropped (0-based)
 	od -A n -t u8 -v -w96 "$d/raw.bin" 2>/dev/null >"$d/raw.txt"
