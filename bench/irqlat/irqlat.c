@@ -302,7 +302,12 @@ static void write_json(struct irqlat_run *r, struct rtp_result *res)
 		rtp_json_string(j, "name", name);
 		rtp_json_string(j, "unit", "ns");
 		rtp_json_string(j, "span", stage_span(r->src, st));
-		rtp_json_int(j, "cpu", o->cpu >= 0 ? o->cpu : (r->src == SRC_MODULE ? (int)r->mod_start.cpu : 0));
+		if (o->cpu >= 0)
+			rtp_json_int(j, "cpu", o->cpu);
+		else if (r->src == SRC_MODULE)
+			rtp_json_int(j, "cpu", (int)r->mod_start.cpu);
+		else
+			rtp_json_string(j, "cpu", "all");	/* not pinned: any CPU's samples */
 		rtp_json_int(j, "thread", 0);
 		rtp_json_hist(j, &r->st.h[st], true);
 		rtp_json_end_object(j);

@@ -81,9 +81,11 @@ fig() { # fig FILE METRIC: "p50/p99/max us"
 
 for k in stock rt; do
 	b0=$(date +%s)
-	make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k >"$TMP/build-$k.log" 2>&1
+	# a clean make: nothing from an enclosing make (CC=, CFLAGS=, -j) reaches kbuild
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k \
+		>"$TMP/build-$k.log" 2>&1
 	rc=$?
-	ko=$(make --no-print-directory -s -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k print-ko 2>/dev/null)
+	ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k print-ko 2>/dev/null)
 	ok $rc "$k: rtproof_irqlat.ko builds against the kernel's headers ($(( $(date +%s) - b0 ))s)"
 	if [ $rc -ne 0 ] || [ ! -f "$ko" ]; then
 		sed 's/^/# /' "$TMP/build-$k.log" | tail -n 15
