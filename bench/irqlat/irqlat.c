@@ -188,6 +188,10 @@ static void summary(const struct irqlat_run *r, double secs)
 		if (r->o.delay_set)
 			printf("planted primary-handler delay: %llu us\n",
 			       (unsigned long long)(r->o.delay_ns / 1000));
+		if (r->mod_hold_us)
+			printf("the module's hold_us is %llu us: the thread sleeps that long with the "
+			       "line masked after each event (a truth test, not a normal run)\n",
+			       (unsigned long long)r->mod_hold_us);
 	} else if (r->src == SRC_TIMERLAT) {
 		printf("user-return latency: %s\n", r->tl_user_offered ?
 		       "the kernel offers timerlat_fd; this version does not use it" :
@@ -272,6 +276,7 @@ static void write_json(struct irqlat_run *r, struct rtp_result *res)
 		rtp_json_uint(j, "queue_len", r->mod_start.queue_len);
 		rtp_json_uint(j, "timer_cpu", r->mod_start.cpu);
 		rtp_json_bool(j, "kernel_forces_threading", r->mod_start.force_threading);
+		rtp_json_uint(j, "hold_us", r->mod_hold_us);
 		rtp_json_end_object(j);
 	}
 	if (r->src == SRC_TIMERLAT) {

@@ -41,6 +41,7 @@ struct irqlat_run {
 	bool mod_have_end;
 	bool mod_have_saved;
 	uint64_t mod_saved_delay_us;
+	uint64_t mod_hold_us;		/* hold_us parameter at the start (truth tests) */
 
 	/* timerlat */
 	bool tl_touched;

@@ -207,6 +207,9 @@ int irqlat_module_setup(struct irqlat_run *r)
 			return ret;
 		}
 	}
+	module_param_path(r, "hold_us", p, sizeof(p));
+	if (!rtp_read_file(p, v, sizeof(v)))
+		r->mod_hold_us = strtoull(v, NULL, 10);
 	module_param_path(r, "period_us", p, sizeof(p));
 	ret = write_u64(p, o->interval_ns / 1000);
 	if (ret) {

@@ -14,7 +14,9 @@
  * Nothing here can hang the machine: the queue is bounded (records the
  * reader does not take are dropped and counted), an expiry that finds the
  * line still masked is counted and raises nothing, the only busy wait is
- * the planted delay (delay_us, at most 1 ms and at most half the period).
+ * the planted delay (delay_us, at most 1 ms and at most half the period);
+ * hold_us makes the thread sleep with the line masked, to test the busy
+ * count.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,10 +47,12 @@
 #define DELAY_MAX_US	1000
 #define QUEUE_MIN	16
 #define QUEUE_MAX	65536
+#define HOLD_MAX_US	100000
 
 static unsigned int period_us = 1000;
 static unsigned int delay_us;
 static unsigned int queue_len = 4096;
+static unsigned int hold_us;
 static int cpu = -1;
 
 static int set_period(const char *val, const struct kernel_param *kp)
@@ -90,15 +94,32 @@ static int set_queue(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+static int set_hold(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v > HOLD_MAX_US)
+		return -ERANGE;
+	WRITE_ONCE(hold_us, v);
+	return 0;
+}
+
 static const struct kernel_param_ops period_ops = { .set = set_period, .get = param_get_uint };
 static const struct kernel_param_ops delay_ops = { .set = set_delay, .get = param_get_uint };
 static const struct kernel_param_ops queue_ops = { .set = set_queue, .get = param_get_uint };
+static const struct kernel_param_ops hold_ops = { .set = set_hold, .get = param_get_uint };
 module_param_cb(period_us, &period_ops, &period_us, 0644);
 MODULE_PARM_DESC(period_us, "timer period in us, 50..1000000 (read at open)");
 module_param_cb(delay_us, &delay_ops, &delay_us, 0644);
 MODULE_PARM_DESC(delay_us, "delay planted in the primary handler, us, 0..1000 and at most half the period (live)");
 module_param_cb(queue_len, &queue_ops, &queue_len, 0644);
 MODULE_PARM_DESC(queue_len, "records the queue holds, 16..65536 (read at open)");
+module_param_cb(hold_us, &hold_ops, &hold_us, 0644);
+MODULE_PARM_DESC(hold_us, "time the thread handler sleeps after handing its record over, us, "
+		 "0..100000 (live): the line stays masked, later expiries count as busy");
 module_param(cpu, int, 0644);
 MODULE_PARM_DESC(cpu, "CPU the timer is pinned to; -1: the opener's CPU (read at open)");
 
@@ -206,6 +227,16 @@ static irqreturn_t rtp_primary(int irq, void *arg)
 	return IRQ_WAKE_THREAD;
 }
 
+/* Truth test for the busy count: the thread sleeps (never spins) with the
+ * line still masked, after the event's record is out of its hands. */
+static void hold(void)
+{
+	unsigned int h = READ_ONCE(hold_us);
+
+	if (h)
+		usleep_range(h, h + h / 16 + 1);
+}
+
 static irqreturn_t rtp_thread(int irq, void *arg)
 {
 	u64 now = ktime_get_ns();
@@ -220,6 +251,7 @@ static irqreturn_t rtp_thread(int irq, void *arg)
 	if (dev.qcount == dev.qlen) {
 		dev.dropped++;
 		spin_unlock_irqrestore(&dev.qlock, fl);
+		hold();
 		return IRQ_HANDLED;
 	}
 	r = &dev.q[(dev.qhead + dev.qcount) % dev.qlen];
@@ -243,6 +275,7 @@ static irqreturn_t rtp_thread(int irq, void *arg)
 	dev.qcount++;
 	spin_unlock_irqrestore(&dev.qlock, fl);
 	wake_up_interruptible(&dev.wq);
+	hold();
 	return IRQ_HANDLED;
 }
 

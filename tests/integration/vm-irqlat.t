@@ -43,6 +43,10 @@ echo $? >/res/prio.rc
 pid=$(ps -o pid,comm | awk '$2 ~ /^irq\/[0-9]+-rtproof$/ { print $1 }')
 [ -n "$pid" ] && grep -E '^(policy|prio) ' /proc/$pid/sched | tr -s ' ' >/res/prio-after.txt 2>/dev/null
 cat /sys/module/rtproof_irqlat/parameters/delay_us >/res/delay-after.txt
+# The thread holds the line masked for 1.5 periods: every other expiry is busy.
+echo 1500 >/sys/module/rtproof_irqlat/parameters/hold_us
+rtproof-irqlat -q --source module -l 200 --json /res/busy.json >/res/busy.txt 2>&1; echo $? >/res/busy.rc
+echo 0 >/sys/module/rtproof_irqlat/parameters/hold_us
 # A reader that does not read: the queue (16 records) fills, the rest is
 # dropped and counted, nothing hangs.
 echo 16 >/sys/module/rtproof_irqlat/parameters/queue_len
@@ -145,6 +149,10 @@ for k in stock rt; do
 		grep -qx 'prio : 49' "$d/prio-after.txt" 2>/dev/null
 	ok $? "$k: SIGINT stops a module run cleanly ($(jq -r .events.records "$d/prio.json" 2>/dev/null) records); --irq-prio 70 sets the IRQ thread ($(jq -c '.params.irq_thread | [.policy, .priority, .original_priority]' "$d/prio.json" 2>/dev/null)) and restores it ($(tr '\n' ' ' <"$d/prio-after.txt" 2>/dev/null))"
 
+	[ "$(cat "$d/busy.rc" 2>/dev/null)" = 0 ] && jq_ok "$d/busy.json" '.params.module.hold_us == 1500
+		and .events.unordered == 0 and .events.records == 200
+		and .events.busy >= 180 and .events.busy <= 220 and .events.dropped == 0'
+	ok $? "$k: a thread holding the line masked for 1.5 periods: $(jq -r '.events | "\(.busy) busy expiries for \(.records) events"' "$d/busy.json" 2>/dev/null) (want about one each)"
 	# raw records, 12 u64 each: 1 seq, 2 a, 5 c, 6 d, 9 dropped (0-based)
 	od -A n -t u8 -v -w96 "$d/raw.bin" 2>/dev/null >"$d/raw.txt"
 	awk 'NR <= 16 && $2 != NR - 1 { bad = 1 } NR <= 16 && $7 != 0 { bad = 1 } $3 > $6 { bad = 1 }
