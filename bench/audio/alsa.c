@@ -17,12 +17,24 @@
 #include "log.h"
 #include "run.h"
 
+#define NO_IMPULSE UINT64_MAX
+
 struct alsa_dev {
 	snd_pcm_t *pcm;
 	snd_pcm_status_t *st;
 	bool mmap;
 	bool capture;
 	int wait_ms;
+	/* --duplex */
+	snd_pcm_t *cap;
+	bool linked;
+	void *impbuf;			/* one period of silence with the impulse */
+	void *capbuf;			/* one captured period (rw access) */
+	uint64_t play_pos;		/* playback frames written since the start */
+	uint64_t cap_pos;		/* capture frames read since the start */
+	uint64_t impulse_at;		/* playback index of the impulse in flight */
+	uint64_t impulse_ns;		/* when it was written */
+	uint64_t next_impulse_ns;	/* when the next one goes out */
 };
 
 static uint64_t ts_ns(const snd_htimestamp_t *ts)
@@ -39,6 +51,189 @@ static uint64_t ts_ns(const snd_htimestamp_t *ts)
 			goto out_close;						\
 		}								\
 	} while (0)
+
+/*
+ * --duplex: a capture PCM with the playback's granted configuration, linked
+ * to it when the driver allows (one start for both).  Every quarter second
+ * a period carries an impulse (a full-scale first frame); its round trip is
+ * the time from writing it to reading it back.
+ */
+static int duplex_open(struct audio_ctx *c, struct alsa_dev *d, char *why, size_t len)
+{
+	const struct audio_opts *o = c->o;
+	const struct audio_config *g = &c->cfg;
+	snd_pcm_hw_params_t *hw;
+	snd_pcm_sw_params_t *sw;
+	snd_pcm_uframes_t period = g->period, buffer = g->buffer, boundary;
+	unsigned rate = g->rate;
+	size_t fb = (size_t)snd_pcm_format_physical_width((snd_pcm_format_t)g->format) / 8 * g->channels;
+	int err, dir = 0;
+
+	err = snd_pcm_open(&d->cap, o->duplex, SND_PCM_STREAM_CAPTURE, 0);
+	if (err < 0) {
+		snprintf(why, len, "--duplex: cannot open ALSA device '%s': %s", o->duplex,
+			 snd_strerror(err));
+		c->cannot_open = true;
+		return err;
+	}
+	snd_pcm_hw_params_alloca(&hw);
+	snd_pcm_sw_params_alloca(&sw);
+#define DTRY(call, what)							\
+	do {									\
+		err = (call);							\
+		if (err < 0) {							\
+			snprintf(why, len, "--duplex %s: cannot set %s: %s", o->duplex, what, \
+				 snd_strerror(err));				\
+			goto out_close;						\
+		}								\
+	} while (0)
+	DTRY(snd_pcm_hw_params_any(d->cap, hw), "any hardware parameters");
+	DTRY(snd_pcm_hw_params_set_access(d->cap, hw, d->mmap ? SND_PCM_ACCESS_MMAP_INTERLEAVED :
+					  SND_PCM_ACCESS_RW_INTERLEAVED), "the access");
+	DTRY(snd_pcm_hw_params_set_format(d->cap, hw, (snd_pcm_format_t)g->format), "the format");
+	DTRY(snd_pcm_hw_params_set_channels(d->cap, hw, g->channels), "the channels");
+	DTRY(snd_pcm_hw_params_set_rate(d->cap, hw, rate, 0), "the playback's rate");
+	DTRY(snd_pcm_hw_params_set_period_size_near(d->cap, hw, &period, &dir), "the period size");
+	DTRY(snd_pcm_hw_params_set_buffer_size_near(d->cap, hw, &buffer), "the buffer size");
+	DTRY(snd_pcm_hw_params(d->cap, hw), "the hardware parameters");
+	snd_pcm_hw_params_get_period_size(hw, &period, &dir);
+	if (period != g->period) {
+		snprintf(why, len, "--duplex %s: granted a period of %lu frames, playback has %u",
+			 o->duplex, (unsigned long)period, g->period);
+		err = -EINVAL;
+		goto out_close;
+	}
+	DTRY(snd_pcm_sw_params_current(d->cap, sw), "software parameters");
+	DTRY(snd_pcm_sw_params_get_boundary(sw, &boundary), "the boundary");
+	DTRY(snd_pcm_sw_params_set_start_threshold(d->cap, sw, boundary), "an explicit start");
+	DTRY(snd_pcm_sw_params_set_avail_min(d->cap, sw, period), "avail_min");
+	DTRY(snd_pcm_sw_params(d->cap, sw), "the software parameters");
+#undef DTRY
+	d->impbuf = calloc(g->period, fb);
+	d->capbuf = calloc(g->period, fb);
+	if (!d->impbuf || !d->capbuf) {
+		snprintf(why, len, "out of memory");
+		err = -ENOMEM;
+		goto out_close;
+	}
+	snd_pcm_format_set_silence((snd_pcm_format_t)g->format, d->impbuf, g->period * g->channels);
+	switch (g->format) {
+	case SND_PCM_FORMAT_S16_LE:
+		*(int16_t *)d->impbuf = INT16_MAX;
+		break;
+	case SND_PCM_FORMAT_S32_LE:
+		*(int32_t *)d->impbuf = INT32_MAX;
+		break;
+	default:
+		*(float *)d->impbuf = 1.0f;
+		break;
+	}
+	d->impulse_at = NO_IMPULSE;
+	d->next_impulse_ns = 0;		/* the first period after the start */
+	d->linked = snd_pcm_link(d->pcm, d->cap) == 0;
+	c->duplex_linked = d->linked;
+	snprintf(c->duplex_pcm, sizeof(c->duplex_pcm), "%s", snd_pcm_name(d->cap));
+	c->delay_min_frames = INT64_MAX;
+	c->delay_max_frames = INT64_MIN;
+	return 0;
+
+out_close:
+	free(d->impbuf);
+	free(d->capbuf);
+	d->impbuf = d->capbuf = NULL;
+	snd_pcm_close(d->cap);
+	d->cap = NULL;
+	return err;
+}
+
+/* Index of the first loud frame (first channel) in one period, or -1. */
+static long find_impulse(const struct audio_ctx *c, const void *base, size_t step_bytes, size_t frames)
+{
+	const unsigned char *p = base;
+	size_t i;
+
+	for (i = 0; i < frames; i++, p += step_bytes) {
+		switch (c->cfg.format) {
+		case SND_PCM_FORMAT_S16_LE:
+			if (*(const int16_t *)p > INT16_MAX / 2 || *(const int16_t *)p < -INT16_MAX / 2)
+				return (long)i;
+			break;
+		case SND_PCM_FORMAT_S32_LE:
+			if (*(const int32_t *)p > INT32_MAX / 2 || *(const int32_t *)p < -INT32_MAX / 2)
+				return (long)i;
+			break;
+		default:
+			if (*(const float *)p > 0.5f || *(const float *)p < -0.5f)
+				return (long)i;
+			break;
+		}
+	}
+	return -1;
+}
+
+static void impulse_seen(struct audio_ctx *c, struct alsa_dev *d, uint64_t cap_index, uint64_t now)
+{
+	int64_t delay = (int64_t)cap_index - (int64_t)d->impulse_at;
+
+	if (d->impulse_at == NO_IMPULSE)
+		return;	/* a stale echo after a restart */
+	rtp_hist_record(&c->roundtrip, now > d->impulse_ns ? now - d->impulse_ns : 0);
+	c->impulses_found++;
+	if (delay < c->delay_min_frames)
+		c->delay_min_frames = delay;
+	if (delay > c->delay_max_frames)
+		c->delay_max_frames = delay;
+	d->impulse_at = NO_IMPULSE;
+}
+
+/* Reads every captured period; looks for the impulse in flight. */
+static void duplex_pump(struct audio_ctx *c, struct alsa_dev *d, uint64_t now)
+{
+	const size_t fb = (size_t)snd_pcm_format_physical_width((snd_pcm_format_t)c->cfg.format) / 8 *
+			  c->cfg.channels;
+	snd_pcm_sframes_t avail, got;
+	unsigned k;
+	long at;
+
+	/* At most a buffer's worth per wake-up: a device faster than real time
+	 * (the null plugin) must not keep the audio thread here. */
+	for (k = 0; k < c->cfg.periods + 1; k++) {
+		avail = snd_pcm_avail_update(d->cap);
+		if (avail < 0) {
+			c->capture_xruns++;
+			if (d->impulse_at != NO_IMPULSE) {
+				c->impulses_lost++;
+				d->impulse_at = NO_IMPULSE;
+			}
+			/* Resynchronise: the capture restarts alone, its index from the playback's. */
+			snd_pcm_drop(d->cap);
+			snd_pcm_prepare(d->cap);
+			d->cap_pos = d->play_pos - c->cfg.buffer;
+			snd_pcm_start(d->cap);
+			return;
+		}
+		if ((snd_pcm_uframes_t)avail < c->cfg.period)
+			return;
+		if (d->mmap) {
+			const snd_pcm_channel_area_t *areas;
+			snd_pcm_uframes_t off, n = c->cfg.period;
+
+			if (snd_pcm_mmap_begin(d->cap, &areas, &off, &n) < 0 || !n)
+				return;
+			at = find_impulse(c, (const unsigned char *)areas[0].addr +
+					  (areas[0].first + off * areas[0].step) / 8, areas[0].step / 8, n);
+			got = snd_pcm_mmap_commit(d->cap, off, n);
+		} else {
+			got = snd_pcm_readi(d->cap, d->capbuf, c->cfg.period);
+			at = got > 0 ? find_impulse(c, d->capbuf, fb, (size_t)got) : -1;
+		}
+		if (got <= 0)
+			return;
+		if (at >= 0)
+			impulse_seen(c, d, d->cap_pos + (uint64_t)at, now);
+		d->cap_pos += (uint64_t)got;
+	}
+}
 
 static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 {
@@ -122,6 +317,13 @@ static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		goto out_close;
 	}
+	if (o->duplex) {
+		err = duplex_open(c, d, why, len);
+		if (err < 0) {
+			snd_pcm_status_free(d->st);
+			goto out_close;
+		}
+	}
 	/* Wake at least every second to see the stop flag on a stalled device. */
 	d->wait_ms = 1000;
 	c->dev = d;
@@ -197,7 +399,9 @@ static int event_of(struct audio_ctx *c, struct alsa_dev *d, int err, struct aud
 	return err;
 }
 
-static int put_silence(struct audio_ctx *c, struct alsa_dev *d, snd_pcm_uframes_t frames)
+/* Writes (capture: reads) frames; impulse: the first frame is full scale. */
+static int put_silence(struct audio_ctx *c, struct alsa_dev *d, snd_pcm_uframes_t frames,
+		       bool impulse)
 {
 	const snd_pcm_channel_area_t *areas;
 	snd_pcm_uframes_t off, n;
@@ -208,10 +412,12 @@ static int put_silence(struct audio_ctx *c, struct alsa_dev *d, snd_pcm_uframes_
 		if (!d->mmap) {
 			n = frames < c->cfg.period ? frames : c->cfg.period;
 			done = d->capture ? snd_pcm_readi(d->pcm, c->silence, n) :
-			       snd_pcm_writei(d->pcm, c->silence, n);
+			       snd_pcm_writei(d->pcm, impulse ? d->impbuf : c->silence, n);
 			if (done < 0)
 				return (int)done;
 			frames -= (snd_pcm_uframes_t)done;
+			d->play_pos += (uint64_t)done;
+			impulse = false;
 			continue;
 		}
 		done = snd_pcm_avail_update(d->pcm);
@@ -226,10 +432,16 @@ static int put_silence(struct audio_ctx *c, struct alsa_dev *d, snd_pcm_uframes_
 		if (!d->capture)	/* capture: the frames are consumed as they are */
 			snd_pcm_areas_silence(areas, off, c->cfg.channels, n,
 					      (snd_pcm_format_t)c->cfg.format);
+		if (impulse)
+			memcpy((unsigned char *)areas[0].addr + (areas[0].first + off * areas[0].step) / 8,
+			       d->impbuf, (size_t)snd_pcm_format_physical_width(
+				       (snd_pcm_format_t)c->cfg.format) / 8);
 		done = snd_pcm_mmap_commit(d->pcm, off, n);
 		if (done < 0)
 			return (int)done;
 		frames -= (snd_pcm_uframes_t)done;
+		d->play_pos += (uint64_t)done;
+		impulse = false;
 	}
 	return 0;
 }
@@ -247,11 +459,28 @@ static int alsa_start(struct audio_ctx *c)
 		if (err < 0)
 			return err;
 	}
+	d->play_pos = 0;
 	if (!d->capture) {
-		err = put_silence(c, d, c->cfg.buffer);	/* prefill */
+		err = put_silence(c, d, c->cfg.buffer, false);	/* prefill */
 		if (err < 0)
 			return err;
 		c->prefilled += c->cfg.buffer;
+	}
+	if (d->cap) {
+		if (d->impulse_at != NO_IMPULSE)
+			c->impulses_lost++;
+		d->impulse_at = NO_IMPULSE;
+		d->cap_pos = 0;
+		if (snd_pcm_state(d->cap) != SND_PCM_STATE_PREPARED) {
+			snd_pcm_drop(d->cap);
+			err = snd_pcm_prepare(d->cap);
+			if (err < 0)
+				return err;
+		}
+		if (!d->linked) {
+			err = snd_pcm_start(d->pcm);
+			return err < 0 ? err : snd_pcm_start(d->cap);
+		}
 	}
 	return snd_pcm_start(d->pcm);
 }
@@ -264,17 +493,35 @@ static int alsa_wait(struct audio_ctx *c, struct audio_wake *w)
 	err = snd_pcm_wait(d->pcm, d->wait_ms);
 	if (err < 0)
 		return event_of(c, d, err, w);
-	return status(c, d, w);
+	err = status(c, d, w);
+	if (d->cap && !err)
+		duplex_pump(c, d, w->now_ns);
+	return err;
 }
 
 static int alsa_write(struct audio_ctx *c, struct audio_wake *w)
 {
 	struct alsa_dev *d = c->dev;
+	uint64_t at = d->play_pos, now = d->cap ? rtp_now_ns(CLOCK_MONOTONIC) : 0;
+	bool impulse;
 	int err;
 
-	err = put_silence(c, d, c->cfg.period);
+	/* An impulse not back within a second is lost (not a loopback?). */
+	if (d->cap && d->impulse_at != NO_IMPULSE && now - d->impulse_ns > 1000000000ull) {
+		c->impulses_lost++;
+		d->impulse_at = NO_IMPULSE;
+	}
+	impulse = d->cap && d->impulse_at == NO_IMPULSE && now >= d->next_impulse_ns;
+
+	err = put_silence(c, d, c->cfg.period, impulse);
 	if (err < 0)
 		return event_of(c, d, err, w);
+	if (impulse) {
+		d->impulse_at = at;
+		d->impulse_ns = rtp_now_ns(CLOCK_MONOTONIC);
+		d->next_impulse_ns = now + 250000000ull;	/* four a second */
+		c->impulses_sent++;
+	}
 	return 0;
 }
 
@@ -291,6 +538,14 @@ static void alsa_close(struct audio_ctx *c)
 
 	if (!d)
 		return;
+	if (d->cap) {
+		if (d->linked)
+			snd_pcm_unlink(d->cap);
+		snd_pcm_drop(d->cap);
+		snd_pcm_close(d->cap);
+		free(d->impbuf);
+		free(d->capbuf);
+	}
 	snd_pcm_drop(d->pcm);
 	snd_pcm_close(d->pcm);
 	snd_pcm_status_free(d->st);

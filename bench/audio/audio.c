@@ -187,11 +187,23 @@ static void summary(const struct audio_run *r, double secs)
 	print_row("wake-up lateness", &c->lateness);
 	print_row("buffer margin", &c->margin);
 	print_row("work time", &c->work);
+	if (r->o.duplex)
+		print_row("round trip", &c->roundtrip);
 	printf("  wake-ups %llu, periods written %llu, spurious wake-ups %llu, early %llu\n",
 	       (unsigned long long)c->wakeups, (unsigned long long)c->periods,
 	       (unsigned long long)c->spurious, (unsigned long long)c->early);
 	print_hist("wake-up lateness", &c->lateness);
 	print_hist("buffer margin", &c->margin);
+	if (r->o.duplex) {
+		printf("duplex: capture %s (%s), impulses sent %llu, back %llu, lost %llu, "
+		       "capture overruns %llu\n", c->duplex_pcm,
+		       c->duplex_linked ? "linked: one start" : "not linked: started apart",
+		       (unsigned long long)c->impulses_sent, (unsigned long long)c->impulses_found,
+		       (unsigned long long)c->impulses_lost, (unsigned long long)c->capture_xruns);
+		if (c->impulses_found)
+			printf("  capture index - playback index of the impulse: %lld .. %lld frames\n",
+			       (long long)c->delay_min_frames, (long long)c->delay_max_frames);
+	}
 	fmt(a, sizeof(a), c->xrun_total_ns);
 	fmt(b, sizeof(b), c->xrun_max_ns);
 	fmt(d, sizeof(d), c->xrun_gap_total_ns);
@@ -271,7 +283,9 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 	if (r->backend_note[0])
 		rtp_json_string(j, "backend_note", r->backend_note);
 	rtp_json_string(j, "device", o->device);
-	rtp_json_string(j, "stream", o->capture ? "capture" : "playback");
+	rtp_json_string(j, "stream", o->capture ? "capture" : o->duplex ? "duplex" : "playback");
+	if (o->duplex)
+		rtp_json_string(j, "duplex_device", o->duplex);
 	rtp_json_begin_object(j, "requested");
 	rtp_json_uint(j, "rate", o->rate);
 	rtp_json_uint(j, "channels", o->channels);
@@ -328,6 +342,8 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 	json_metric(j, "wakeup_lateness", &c->lateness);
 	json_metric(j, "buffer_margin", &c->margin);
 	json_metric(j, "work_time", &c->work);
+	if (o->duplex)
+		json_metric(j, "roundtrip_latency", &c->roundtrip);
 	rtp_json_end_array(j);
 
 	rtp_json_begin_object(j, "events");
@@ -368,6 +384,23 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 			rtp_json_end_object(j);
 		}
 		rtp_json_end_array(j);
+	}
+	if (o->duplex) {
+		rtp_json_begin_object(j, "duplex");
+		rtp_json_string(j, "capture_pcm", c->duplex_pcm);
+		rtp_json_bool(j, "linked", c->duplex_linked);
+		rtp_json_uint(j, "impulses_sent", c->impulses_sent);
+		rtp_json_uint(j, "impulses_found", c->impulses_found);
+		rtp_json_uint(j, "impulses_lost", c->impulses_lost);
+		rtp_json_uint(j, "capture_overruns", c->capture_xruns);
+		if (c->impulses_found) {
+			rtp_json_int(j, "delay_min_frames", c->delay_min_frames);
+			rtp_json_int(j, "delay_max_frames", c->delay_max_frames);
+		} else {
+			rtp_json_null(j, "delay_min_frames");
+			rtp_json_null(j, "delay_max_frames");
+		}
+		rtp_json_end_object(j);
 	}
 	if (o->sweep) {
 		int last = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE);
@@ -443,6 +476,13 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 			 r->consumed_s, r->elapsed_s);
 		return;
 	}
+	if (r->o.duplex && !c->impulses_found) {
+		v->status = RTP_ERROR;
+		snprintf(v->reason, sizeof(v->reason),
+			 "--duplex: none of %llu impulses came back: is %s a loopback of %s?",
+			 (unsigned long long)c->impulses_sent, r->o.duplex, r->o.device);
+		return;
+	}
 	audio_headline(head, sizeof(head), c->xruns, secs, &c->cfg);
 	fmt(worst, sizeof(worst), c->lateness.max);
 	fmt(margin, sizeof(margin), c->margin.min);
@@ -469,6 +509,13 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 	rtp_verdict_check(v, "suspends", "==", 0, (double)c->suspends, "count");
 	snprintf(v->reason, sizeof(v->reason), "%s%s; worst wake-up %s; smallest margin %s%s", head,
 		 label, worst, margin, c->suspends ? "; the stream was suspended" : "");
+	if (r->o.duplex) {
+		char rt[24];
+
+		fmt(rt, sizeof(rt), c->roundtrip.max);
+		snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
+			 "; round trip up to %s", rt);
+	}
 }
 
 static int skip(struct audio_run *r, struct rtp_result *res, bool have_json, int argc,
@@ -630,6 +677,7 @@ int audio_main(int argc, char **argv)
 	rtp_hist_init(&c->lateness);
 	rtp_hist_init(&c->margin);
 	rtp_hist_init(&c->work);
+	rtp_hist_init(&c->roundtrip);
 	audio_dsp_init(&c->dsp);
 	c->audio_cpu = r->o.cpu;
 	if (r->o.stall_ns && c->audio_cpu < 0) {

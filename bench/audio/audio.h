@@ -26,6 +26,7 @@ struct audio_opts {
 	enum audio_backend_kind backend;
 	enum audio_access access;
 	bool capture;			/* -C: capture; default playback */
+	const char *duplex;		/* --duplex CAPDEV: round trip through it */
 	unsigned rate;			/* Hz */
 	unsigned channels;
 	int format;			/* snd_pcm_format_t */
@@ -182,6 +183,7 @@ struct audio_ctx {
 	struct rtp_hist lateness;	/* large, first */
 	struct rtp_hist margin;
 	struct rtp_hist work;
+	struct rtp_hist roundtrip;	/* --duplex: impulse written to impulse read */
 	const struct audio_opts *o;
 	const struct audio_backend_ops *ops;
 	struct audio_config cfg;
@@ -224,6 +226,16 @@ struct audio_ctx {
 	uint64_t xrun_gap_total_ns;
 	int nxrun;
 	struct audio_xrun xrun[AUDIO_MAX_XRUNS];
+
+	/* --duplex: written by the audio thread, read by main after the join */
+	uint64_t impulses_sent;
+	uint64_t impulses_found;
+	uint64_t impulses_lost;		/* cancelled by an xrun, or never came back */
+	int64_t delay_min_frames;	/* capture index - playback index of an impulse */
+	int64_t delay_max_frames;
+	uint64_t capture_xruns;
+	char duplex_pcm[128];
+	bool duplex_linked;
 
 	/* --plant-stall: a FIFO 99 spinner on the audio thread's CPU */
 	pthread_t stall_th;

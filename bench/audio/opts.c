@@ -17,7 +17,7 @@
 enum {
 	OPT_ACCESS = 256, OPT_BACKEND, OPT_PRIORITY, OPT_DSP, OPT_SWEEP, OPT_STEPTIME,
 	OPT_SWEEPMAX, OPT_SWEEPREQ, OPT_STALL, OPT_JSON, OPT_LOAD, OPT_NOMLOCK, OPT_HELP,
-	OPT_VERSION,
+	OPT_VERSION, OPT_DUPLEX,
 };
 
 static const struct option longopts[] = {
@@ -30,6 +30,7 @@ static const struct option longopts[] = {
 	{ "periods", required_argument, NULL, 'n' },
 	{ "access", required_argument, NULL, OPT_ACCESS },
 	{ "capture", no_argument, NULL, 'C' },
+	{ "duplex", required_argument, NULL, OPT_DUPLEX },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "priority", required_argument, NULL, 'P' },
 	{ "cpu", required_argument, NULL, 'a' },
@@ -70,6 +71,8 @@ static void usage(FILE *f)
 "      --access A         mmap (default) or rw (snd_pcm_writei / snd_pcm_readi)\n"
 "  -C, --capture          capture instead of playback: xruns are overruns, the\n"
 "                         margin is the time before the buffer fills up\n"
+"      --duplex CAPDEV    also capture from CAPDEV (ALSA) and time an impulse's\n"
+"                         round trip, e.g. -D hw:Loopback,0 --duplex hw:Loopback,1\n"
 "  -P, --priority N       SCHED_FIFO priority of the audio thread, 1..98 (default 80)\n"
 "  -a, --cpu N            pin the audio thread to CPU N (default: not pinned)\n"
 "  -d, -t, --duration T   run time: 500ms, 10s, 5m, 2h; bare number = seconds\n"
@@ -233,6 +236,11 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 		case 'C':
 			o->capture = true;
 			break;
+		case OPT_DUPLEX:
+			if (!*arg)
+				return bad(name, "''", "empty device name");
+			o->duplex = arg;
+			break;
 		case OPT_BACKEND:
 			if (!strcmp(arg, "alsa"))
 				o->backend = AUDIO_BACKEND_ALSA;
@@ -335,6 +343,22 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 	if (optind < argc) {
 		rtp_error("%s: unexpected argument (see --help)", argv[optind]);
 		return RTP_EXIT_ERROR;
+	}
+	if (o->duplex) {
+		if (o->capture) {
+			rtp_error("--duplex: plays on -D and captures on its device; drop -C");
+			return RTP_EXIT_ERROR;
+		}
+		if (o->backend == AUDIO_BACKEND_TIMER) {
+			rtp_error("--duplex: needs the ALSA backend");
+			return RTP_EXIT_ERROR;
+		}
+		if (o->format != SND_PCM_FORMAT_S16_LE && o->format != SND_PCM_FORMAT_S32_LE &&
+		    o->format != SND_PCM_FORMAT_FLOAT_LE) {
+			rtp_error("--duplex: the impulse needs -f S16_LE, S32_LE or FLOAT_LE");
+			return RTP_EXIT_ERROR;
+		}
+		o->backend = AUDIO_BACKEND_ALSA;
 	}
 	if (o->sweep) {
 		int n;

@@ -43,6 +43,11 @@ else
 	ok $? "the skip is written as a result document with the reason"
 fi
 
+expect 4 "duplex: cannot open ALSA device 'no-such-cap'" "--duplex with an unknown capture device: exit 4" \
+	-- -D null --duplex no-such-cap -d 1
+expect 1 '--duplex: needs the ALSA backend' "--duplex with the timer backend is refused" \
+	-- --backend timer --duplex hw:1
+
 rtproof-audio -d 1 --json /nonexistent-dir/r.json >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'cannot create' "$TMP/err" && [ ! -e /nonexistent-dir/r.json ]

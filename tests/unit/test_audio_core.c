@@ -142,6 +142,10 @@ static void test_options(void)
 		{ { "-D", "", NULL }, 1 },
 		{ { "extra", NULL }, 1 },
 		{ { "--bogus", NULL }, 1 },
+		{ { "--duplex", "hw:1", NULL }, 0 },
+		{ { "--duplex", "hw:1", "--backend", "timer", NULL }, 1 },
+		{ { "--duplex", "hw:1", "-C", NULL }, 1 },
+		{ { "--duplex", "hw:1", "-f", "S24_3LE", NULL }, 1 },
 		{ { "-qX", NULL }, 1 },		/* stops inside a cluster: the next parse starts clean */
 		{ { "-q", NULL }, 0 },
 	};
@@ -173,9 +177,12 @@ static void test_options(void)
 	   "defaults: 64 frames x 2, 48 kHz, 2 ch, S16_LE, mmap, FIFO 80, device default, auto");
 	parse((const char *const[]){ "-D", "hw:1", "-p", "128", "--plant-stall", "30ms,2s",
 				      "--dsp-load", "12.5", "--capture", NULL }, &o);
-	ok(o.capture && o.device_given && !strcmp(o.device, "hw:1") && o.period == 128 &&
+	ok(o.capture && !o.duplex && o.device_given && !strcmp(o.device, "hw:1") && o.period == 128 &&
 	   o.stall_ns == 30000000 && o.stall_every_ns == 2000000000ull && o.dsp_load_pct == 12.5,
 	   "values are kept: device, period, stall, load, capture");
+	parse((const char *const[]){ "--duplex", "hw:Loopback,1", NULL }, &o);
+	ok(o.duplex && !strcmp(o.duplex, "hw:Loopback,1") && o.backend == AUDIO_BACKEND_ALSA,
+	   "--duplex: the capture device is kept, the backend is ALSA");
 }
 
 static void test_dsp(void)
