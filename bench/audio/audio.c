@@ -476,7 +476,7 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 			 r->consumed_s, r->elapsed_s);
 		return;
 	}
-	if (r->o.duplex && !c->impulses_found) {
+	if (r->o.duplex && c->impulses_sent && !c->impulses_found && !c->xruns) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason),
 			 "--duplex: none of %llu impulses came back: is %s a loopback of %s?",
@@ -509,12 +509,16 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 	rtp_verdict_check(v, "suspends", "==", 0, (double)c->suspends, "count");
 	snprintf(v->reason, sizeof(v->reason), "%s%s; worst wake-up %s; smallest margin %s%s", head,
 		 label, worst, margin, c->suspends ? "; the stream was suspended" : "");
-	if (r->o.duplex) {
+	if (r->o.duplex && c->impulses_found) {
 		char rt[24];
 
 		fmt(rt, sizeof(rt), c->roundtrip.max);
 		snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
 			 "; round trip up to %s", rt);
+	} else if (r->o.duplex) {
+		snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
+			 "; no round trip measured (%llu impulses sent, the xruns cancelled them)",
+			 (unsigned long long)c->impulses_sent);
 	}
 }
 
