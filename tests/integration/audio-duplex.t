@@ -48,8 +48,10 @@ for a in mmap rw; do
 done
 
 f=$TMP/vm/no.json
-grep -q '^no rc=1$' "$out" && jq_ok "$f" '.verdict.status == "error" and .events.duplex.impulses_found == 0 and
-	(.verdict.reason | test("came back"))'
+# (An xrun from emulation noise would make it a plain fail: still no impulse back.)
+{ grep -q '^no rc=1$' "$out" && jq_ok "$f" '.verdict.status == "error" and .events.duplex.impulses_found == 0 and
+	(.verdict.reason | test("came back"))'; } ||
+{ grep -q '^no rc=2$' "$out" && jq_ok "$f" '.events.xruns > 0 and .events.duplex.impulses_found == 0'; }
 ok $? "a capture device that is not the other end: no impulse back, an error (exit 1)"
 
 done_testing
