@@ -1,0 +1,36 @@
+#!/bin/sh
+# rtproof vm modes: the background load really runs beside the command, and
+# --clock kvm either runs under KVM or says it fell back to tcg.
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+vm_need_qemu
+vm_fetch stock
+
+# Half a second of guest time under the mixed load.
+"$VM" -q --kernel stock --load mixed --timeout 120s --out "$TMP/load" -- usleep 500000 >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -ne 0 ] && sed 's/^/# /' "$TMP/err"
+ok $rc "--load mixed: the guest runs and exits 0"
+r() { sed -n "s/^$1 //p" "$TMP/load/load-rounds.txt" 2>/dev/null; }
+diag "load rounds: $(tr '\n' ' ' <"$TMP/load/load-rounds.txt" 2>/dev/null)"
+if command -v hackbench >/dev/null; then
+	[ "$(r hackbench)" -gt 0 ] 2>/dev/null
+	ok $? "hackbench rounds completed beside the command: $(r hackbench)"
+else
+	skip "hackbench rounds" "hackbench (rt-tests) not installed on the host"
+fi
+[ "$(r dd)" -gt 0 ] 2>/dev/null && [ "$(r drop_caches)" -gt 0 ] 2>/dev/null
+ok $? "dd and drop_caches rounds completed: $(r dd), $(r drop_caches)"
+grep -q '^load: mixed' "$TMP/load/guest-info.txt" && grep -q '^LOAD=mixed' "$TMP/load/guest-job.sh"
+ok $? "the load is recorded in guest-job.sh and guest-info.txt"
+
+"$VM" -q --kernel stock --clock kvm --timeout 60s --out "$TMP/kvm" -- true >/dev/null 2>"$TMP/err"
+rc=$?
+ok $rc "--clock kvm: the guest runs (exit $rc)"
+c=$(jq -r .clock "$TMP/kvm/vm.json" 2>/dev/null)
+case $c in
+kvm) ok 0 "KVM works here: the run used kvm" ;;
+tcg) grep -q 'falling back to tcg' "$TMP/err"; ok $? "KVM unusable here: fell back to tcg and said so" ;;
+*) ok 1 "--clock kvm: vm.json clock is '$c'" ;;
+esac
+done_testing
