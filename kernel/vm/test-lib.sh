@@ -15,10 +15,11 @@ vm_need_qemu() {
 }
 
 # vm_fetch [KERNEL...]: fetch through the suite's own command (first run
-# downloads, later runs reuse the cache). Only an unreachable archive skips;
+# downloads, later runs reuse the cache without asking apt again:
+# vm-fetch.t tests the full check). Only an unreachable archive skips;
 # any other failure is a failed test.
 vm_fetch() {
-	if "$KERNEL" fetch -q "$@" 2>"$TMP/fetch.err"; then
+	if "$KERNEL" fetch -q --if-missing "$@" 2>"$TMP/fetch.err"; then
 		return 0
 	fi
 	if grep -qE 'could not be reached|not known to apt|knows no candidate' "$TMP/fetch.err"; then
