@@ -144,7 +144,7 @@ fuzz:
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
 INTEG ?= $(sort $(filter-out tests/integration/tsan-%,$(wildcard tests/integration/*.t)))
 integration: all $(TOOL_BINS)
-	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v) $(INTEG)
+	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v,--failures --comments) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
 HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h)
