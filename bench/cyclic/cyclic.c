@@ -543,14 +543,18 @@ int cyclic_main(int argc, char **argv)
 		}
 	}
 	r->sh.start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	/* The threads end themselves at the last release within the duration. */
+	r->sh.end_ns = r->o.duration_ns ? r->sh.start_ns + r->o.duration_ns : 0;
 	pthread_barrier_wait(&r->sh.go);
 	if (__atomic_load_n(&r->sh.stop, __ATOMIC_ACQUIRE)) {
 		for (i = 0; i < r->n; i++)
 			pthread_join(r->t[i].th, NULL);
 		goto out_threads;
 	}
+	/* Past this, a thread that has not ended by itself is told to. */
 	if (r->o.duration_ns)
-		deadline = r->sh.start_ns + r->o.duration_ns;
+		deadline = r->sh.end_ns + 2 * r->o.interval_ns + r->o.distance_ns * (uint64_t)r->n +
+			   1000000000ull;
 
 	r->stopped_by = "signal";
 	for (;;) {
@@ -562,8 +566,10 @@ int cyclic_main(int argc, char **argv)
 			r->stopped_by = "duration";
 			break;
 		}
-		if (deadline && deadline - now < wait)
-			wait = deadline - now;
+		if (r->sh.end_ns && now < r->sh.end_ns && r->sh.end_ns - now < wait)
+			wait = r->sh.end_ns - now + 1000000;	/* check soon after the end */
+		else if (r->sh.end_ns && now >= r->sh.end_ns)
+			wait = 10000000;
 		ret = rtp_signals_wait(&sigs, wait);
 		if (ret > 0) {
 			r->stopped_by = "signal";
@@ -578,6 +584,9 @@ int cyclic_main(int argc, char **argv)
 			all_done &= __atomic_load_n(&r->t[i].done, __ATOMIC_ACQUIRE);
 		if (all_done) {
 			r->stopped_by = "loops";
+			for (i = 0; i < r->n; i++)
+				if (r->t[i].ended_by_duration)
+					r->stopped_by = "duration";
 			break;
 		}
 		if (!r->o.quiet && isatty(STDOUT_FILENO))

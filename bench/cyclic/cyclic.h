@@ -68,7 +68,8 @@ struct cyclic_thread {
 	int nspikes;
 	struct cyclic_spike spikes[CYCLIC_MAX_SPIKES];
 	uint64_t first_release_ns;
-	bool done;			/* relaxed atomic */
+	bool done;			/* atomic: the thread has finished */
+	bool ended_by_duration;		/* it reached the end of the duration */
 	struct cyclic_shared *sh;
 };
 
@@ -77,6 +78,7 @@ struct cyclic_shared {
 	pthread_barrier_t ready;
 	pthread_barrier_t go;
 	uint64_t start_ns;		/* CLOCK_MONOTONIC release of the first period */
+	uint64_t end_ns;		/* no release after this (0: no duration) */
 	int stop;			/* relaxed atomic: workers poll it */
 	int broke;			/* breaktrace fired (atomic) */
 	uint64_t break_lat_ns;

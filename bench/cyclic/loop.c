@@ -129,10 +129,18 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 			uint64_t before = rtp_now_ns(CLOCK_MONOTONIC);
 			uint64_t wait = cycles ? o->interval_ns : (next > before ? next - before : 0);
 
+			if (sh->end_ns && before + wait > sh->end_ns) {
+				t->ended_by_duration = true;
+				break;
+			}
 			ts = rtp_ns_ts(wait);
 			next = before + wait;
 			ret = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 		} else {
+			if (sh->end_ns && next > sh->end_ns) {
+				t->ended_by_duration = true;
+				break;
+			}
 			ts = rtp_ns_ts(next);
 			ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		}
@@ -178,6 +186,10 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		return;
 	}
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
+		if (sh->end_ns && t->first_release_ns + served * o->interval_ns > sh->end_ns) {
+			t->ended_by_duration = true;
+			break;
+		}
 		n = read(fd, &exp, sizeof(exp));
 		if (n != sizeof(exp))
 			continue;	/* EINTR: check the stop flag */

@@ -48,6 +48,13 @@ max_ns=$(jq '.metrics[0].max' "$TMP/c.json")
 # Loops: an exact number of samples per thread
 rtproof-cyclic -l 300 -i 500 -t 1 -a 0 -q --json "$TMP/l.json" >/dev/null 2>&1
 check "-l 300 gives exactly 300 samples" jq_ok "$TMP/l.json" '.metrics[0].count == 300 and .events.stopped_by == "loops"'
+# Duration: every release within it is either measured or counted missed.
+for t in "" "--timer timerfd"; do
+	# shellcheck disable=SC2086
+	rtproof-cyclic -D 1s -i 1000 -t 1 -a 0 -q $t --json "$TMP/d.json" >/dev/null 2>&1
+	check "-D 1s $t: samples + missed = the 1001 releases in [start, start + 1 s]" jq_ok "$TMP/d.json" \
+		'.metrics[0].count + .metrics[0].missed == 1001 and .events.stopped_by == "duration"'
+done
 for t in "--timer timerfd" "-r" "--policy rr -p 50" "-N"; do
 	# shellcheck disable=SC2086
 	rtproof-cyclic -l 200 -i 500 -q $t --json "$TMP/t.json" >/dev/null 2>&1
