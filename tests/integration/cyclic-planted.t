@@ -40,4 +40,25 @@ wait $spin
 [ $rc -eq 2 ]; ok $? "-b 1000 stops the run with exit 2 (got $rc)"
 check "breaktrace recorded, run stopped early" jq_ok "$TMP/k.json" \
 	'.events.stopped_by == "breaktrace" and .events.breaktrace.latency_ns > 1000000 and .duration_s < 5'
+
+# --tracemark: the mark lands in the trace and tracing stops.
+tr=/sys/kernel/tracing
+[ -w $tr/trace_marker ] || tr=/sys/kernel/debug/tracing
+if [ -w $tr/trace_marker ] && [ -w $tr/tracing_on ]; then
+	was=$(cat $tr/tracing_on)
+	echo 1 >$tr/tracing_on
+	rtp-spin --cpu 0 --prio 99 --spin 2ms --every 200ms --delay 300ms --duration 1s >/dev/null 2>&1 &
+	spin=$!
+	rtproof-cyclic -a 0 -t 1 -i 100 -D 10s -q -b 1000 --tracemark >/dev/null 2>&1
+	rc=$?
+	wait $spin
+	on=$(cat $tr/tracing_on)
+	grep -q "rtproof-cyclic: hit latency threshold" $tr/trace
+	marked=$?
+	echo "$was" >$tr/tracing_on
+	[ $rc -eq 2 ] && [ "$on" = 0 ] && [ $marked -eq 0 ]
+	ok $? "--tracemark: exit $rc, tracing_on $on after the break, mark in the trace ($marked)"
+else
+	skip "--tracemark" "tracefs trace_marker is not writable here"
+fi
 done_testing
