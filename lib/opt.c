@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "opt.h"
 
+#include "log.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -249,4 +251,24 @@ int rtp_cpus_online(cpu_set_t *out)
 	if (sched_getaffinity(0, sizeof(*out), out))
 		return -errno;
 	return 0;
+}
+
+void rtp_opt_name(const struct option *longopts, int li, int c, char *buf, size_t len)
+{
+	if (li >= 0)
+		snprintf(buf, len, "--%s", longopts[li].name);
+	else
+		snprintf(buf, len, "-%c", c);
+}
+
+int rtp_opt_fail(int c, char **argv)
+{
+	const char *what = c == ':' ? "option needs a value" : "unknown option";
+
+	/* optopt names a short option; long ones (and their codes >= 256) by argv. */
+	if (optopt > 0 && optopt < 256)
+		rtp_error("-%c: %s (see --help)", optopt, what);
+	else
+		rtp_error("%s: %s (see --help)", argv[optind - 1], what);
+	return 1;
 }

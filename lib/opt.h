@@ -2,7 +2,9 @@
 #ifndef RTP_OPT_H
 #define RTP_OPT_H
 
+#include <getopt.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,6 +41,16 @@ const char *rtp_policy_name(int policy);
 int rtp_parse_cpulist(const char *s, cpu_set_t *out);
 /* Writes the canonical "0-3,6" form of set. */
 void rtp_format_cpulist(const cpu_set_t *set, char *buf, size_t len);
+
+/*
+ * getopt_long helpers for the one-line errors every program prints.
+ * rtp_opt_name(): the option just returned, as "--name" (li >= 0) or "-c".
+ * rtp_opt_fail(): for getopt's ':' (missing value) and '?' (unknown option)
+ * returns: prints "OPTION: option needs a value" or "OPTION: unknown
+ * option", each with "(see --help)", and returns 1 (the usage exit code).
+ */
+void rtp_opt_name(const struct option *longopts, int li, int c, char *buf, size_t len);
+int rtp_opt_fail(int c, char **argv);
 
 /* Reason text for the error codes above, for messages. */
 const char *rtp_opt_strerror(int err);

@@ -164,10 +164,7 @@ int cyclic_parse(struct cyclic_opts *o, int argc, char **argv)
 		if (c == -1)
 			break;
 		arg = optarg;
-		if (li >= 0)
-			snprintf(name, sizeof(name), "--%s", longopts[li].name);
-		else
-			snprintf(name, sizeof(name), "-%c", c);
+		rtp_opt_name(longopts, li, c, name, sizeof(name));
 		switch (c) {
 		case 'p':
 			ret = rtp_parse_prio(arg, 0, 99, &o->priority);
@@ -315,18 +312,8 @@ int cyclic_parse(struct cyclic_opts *o, int argc, char **argv)
 		case OPT_VERSION:
 			printf("rtproof-cyclic %s\n", RTP_VERSION);
 			return CYCLIC_HELP_SHOWN;
-		case ':':
-			if (optopt)
-				rtp_error("-%c: option needs a value (see --help)", optopt);
-			else
-				rtp_error("%s: option needs a value (see --help)", argv[optind - 1]);
-			return RTP_EXIT_ERROR;
-		default:
-			if (optopt)
-				rtp_error("-%c: unknown option (see --help)", optopt);
-			else
-				rtp_error("%s: unknown option (see --help)", argv[optind - 1]);
-			return RTP_EXIT_ERROR;
+		default:	/* ':' missing value, '?' unknown option */
+			return rtp_opt_fail(c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -139,10 +139,7 @@ int irqlat_parse(struct irqlat_opts *o, int argc, char **argv)
 		if (c == -1)
 			break;
 		arg = optarg;
-		if (li >= 0)
-			snprintf(name, sizeof(name), "--%s", longopts[li].name);
-		else
-			snprintf(name, sizeof(name), "-%c", c);
+		rtp_opt_name(longopts, li, c, name, sizeof(name));
 		switch (c) {
 		case OPT_SOURCE: {
 			int s;
@@ -240,18 +237,8 @@ int irqlat_parse(struct irqlat_opts *o, int argc, char **argv)
 		case OPT_VERSION:
 			printf("rtproof-irqlat %s\n", RTP_VERSION);
 			return IRQLAT_HELP_SHOWN;
-		case ':':
-			if (optopt)
-				rtp_error("-%c: option needs a value (see --help)", optopt);
-			else
-				rtp_error("%s: option needs a value (see --help)", argv[optind - 1]);
-			return RTP_EXIT_ERROR;
-		default:
-			if (optopt)
-				rtp_error("-%c: unknown option (see --help)", optopt);
-			else
-				rtp_error("%s: unknown option (see --help)", argv[optind - 1]);
-			return RTP_EXIT_ERROR;
+		default:	/* ':' missing value, '?' unknown option */
+			return rtp_opt_fail(c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -274,10 +274,7 @@ int ls_parse(struct ls_opts *o, int argc, char **argv)
 		if (c == -1)
 			break;
 		arg = optarg;
-		if (li >= 0)
-			snprintf(name, sizeof(name), "--%s", longopts[li].name);
-		else
-			snprintf(name, sizeof(name), "-%c", c);
+		rtp_opt_name(longopts, li, c, name, sizeof(name));
 		ret = 0;
 		switch (c) {
 		case OPT_SCENARIO:
@@ -413,18 +410,8 @@ int ls_parse(struct ls_opts *o, int argc, char **argv)
 		case OPT_VERSION:
 			printf("%s %s\n", LS_TOOL, RTP_VERSION);
 			return LS_HELP_SHOWN;
-		case ':':
-			if (optopt && optopt < 256)
-				rtp_error("-%c: option needs a value (see --help)", optopt);
-			else
-				rtp_error("%s: option needs a value (see --help)", argv[optind - 1]);
-			return RTP_EXIT_ERROR;
-		default:
-			if (optopt && optopt < 256)
-				rtp_error("-%c: unknown option (see --help)", optopt);
-			else
-				rtp_error("%s: unknown option (see --help)", argv[optind - 1]);
-			return RTP_EXIT_ERROR;
+		default:	/* ':' missing value, '?' unknown option */
+			return rtp_opt_fail(c, argv);
 		}
 		if (ret)
 			return ret;
