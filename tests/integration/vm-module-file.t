@@ -1,0 +1,33 @@
+#!/bin/sh
+# rtproof vm --module-file: an out-of-tree module goes into the initramfs
+# (vermagic checked against the kernel) and is loaded in the guest.
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+vm_need_qemu
+command -v make >/dev/null || skip_all "make not installed"
+vm_fetch stock rt
+
+# a clean make: nothing from an enclosing make reaches kbuild
+kmake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL=stock "$@"; }
+kmake >"$TMP/build.log" 2>&1
+rc=$?
+ko=$(kmake -s print-ko 2>/dev/null)
+ok $rc "rtproof_irqlat.ko builds for the stock kernel"
+[ $rc -eq 0 ] && [ -f "$ko" ] || { sed 's/^/# /' "$TMP/build.log" | tail -n 15; done_testing; exit; }
+
+"$VM" -q --kernel rt --module-file "$ko" --timeout 60s --out "$TMP/bad" -- true 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "rtproof-vm: error: --module-file .*: built for .*-amd64, not .*-rt-amd64" "$TMP/err"
+ok $? "a module built for stock is refused for the RT kernel (exit $rc: $(head -n 1 "$TMP/err"))"
+"$VM" -q --kernel stock --module-file /nonexistent.ko -- true 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "error: --module-file /nonexistent.ko: no such file" "$TMP/err"
+ok $? "a missing file: one-line error, exit 1"
+
+"$VM" -q --kernel stock --module-file "$ko" --timeout 120s --out "$TMP/good" -- \
+	sh -c '[ -c /dev/rtproof_irqlat ] && rtproof-irqlat -q --source module -l 100 --json /res/i.json' \
+	>"$TMP/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && jq_ok "$TMP/good/i.json" '.params.source == "module" and (.metrics[] | select(.name == "total") | .count) >= 99'
+ok $? "stock: the module is loaded in the guest and measures (exit $rc)"
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/out" | tail -n 15
+done_testing
