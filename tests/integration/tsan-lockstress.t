@@ -4,7 +4,12 @@
 # lock-order cycle are the point (TSan would rightly report them).
 . "$(dirname "$0")/tap.sh"
 
-export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+# detect_deadlocks=0: TSan's lock-order detector serialises every mutex
+# operation on an internal lock that is not priority-inheriting; with the
+# scenarios' SCHED_FIFO threads on one CPU a higher thread can spin on it
+# behind a preempted lower one, and pi-chain then stalled in 6 of 8 runs
+# (0 of 8 without it). Data races, what this file checks, are still reported.
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 detect_deadlocks=0"
 run() {	# run NAME ARGS...
 	_n=$1; shift
 	rtproof-lockstress "$@" --no-mlockall -q --json "$TMP/$_n.json" >"$TMP/$_n.out" 2>"$TMP/$_n.err"
