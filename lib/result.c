@@ -8,6 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "log.h"
+#include "run.h"
+
 static mode_t a_umask(void)
 {
 	mode_t m = umask(022);
@@ -234,6 +237,48 @@ int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_
 void rtp_result_abort(struct rtp_result *r)
 {
 	rtp_afile_abort(&r->file);
+}
+
+int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start,
+		  struct rtp_result *res, const char *json)
+{
+	int ret;
+
+	ret = rtp_signals_block(sigs);
+	if (ret) {
+		rtp_error("cannot block signals: %s", strerror(-ret));
+		return RTP_EXIT_ERROR;
+	}
+	rtp_sysinfo_read(si);
+	clock_gettime(CLOCK_REALTIME, start);
+	if (json) {
+		ret = rtp_result_open(res, json);
+		if (ret) {
+			rtp_error("--json %s: cannot create: %s", json, strerror(-ret));
+			return RTP_EXIT_ERROR;
+		}
+	}
+	return 0;
+}
+
+int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *const argv[],
+		    const struct rtp_sysinfo *si, const struct timespec *start, const char *why,
+		    void (*params)(struct rtp_json *j, const void *arg), const void *arg)
+{
+	struct rtp_verdict v = { .status = RTP_SKIP };
+
+	snprintf(v.reason, sizeof(v.reason), "%s", why);
+	rtp_result_header(res, tool, argc, argv, si, start);
+	if (params) {
+		rtp_json_begin_object(&res->json, "params");
+		params(&res->json, arg);
+		rtp_json_end_object(&res->json);
+	}
+	rtp_json_begin_array(&res->json, "metrics");
+	rtp_json_end_array(&res->json);
+	if (rtp_result_commit(res, 0, &v))
+		rtp_error("--json %s: cannot write", res->file.to_stdout ? "-" : res->file.path);
+	return RTP_EXIT_SKIP;
 }
 
 struct bucket_ctx {

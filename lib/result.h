@@ -3,6 +3,7 @@
 #define RTP_RESULT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
@@ -81,6 +82,25 @@ void rtp_result_header(struct rtp_result *r, const char *tool, int argc, char *c
 /* The bench writes "params", "load", "metrics", "events" through r->json. */
 int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_verdict *v);
 void rtp_result_abort(struct rtp_result *r);
+
+/*
+ * The start every program shares, in this order: SIGINT/SIGTERM/SIGHUP
+ * blocked (before any thread exists, so all inherit the mask), the system
+ * read, the wall-clock start taken, and --json opened when json is not
+ * NULL, so an unwritable path fails before the run.  Returns 0, or
+ * RTP_EXIT_ERROR after printing the one-line error.
+ */
+int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start,
+		  struct rtp_result *res, const char *json);
+
+/*
+ * Completes an opened document as a skip: the header, a "params" object
+ * filled by params() when it is not NULL, no metrics, verdict skip with
+ * why as its reason.  Returns RTP_EXIT_SKIP; a write failure is printed.
+ */
+int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *const argv[],
+		    const struct rtp_sysinfo *si, const struct timespec *start, const char *why,
+		    void (*params)(struct rtp_json *j, const void *arg), const void *arg);
 
 /*
  * Writes a histogram's figures into the current JSON object: count, min,

@@ -522,26 +522,22 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 	}
 }
 
+static void skip_params(struct rtp_json *j, const void *arg)
+{
+	const struct audio_run *r = arg;
+
+	rtp_json_string(j, "backend", r->o.backend == AUDIO_BACKEND_TIMER ? "timer" :
+			r->o.backend == AUDIO_BACKEND_ALSA ? "alsa" : "auto");
+	rtp_json_string(j, "device", r->o.device);
+}
+
 static int skip(struct audio_run *r, struct rtp_result *res, bool have_json, int argc,
 		char **argv, const char *why)
 {
-	struct rtp_verdict v = { .status = RTP_SKIP };
-
 	rtp_error("cannot measure here: %s", why);
-	if (have_json) {
-		snprintf(v.reason, sizeof(v.reason), "%s", why);
-		rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
-		rtp_json_begin_object(&res->json, "params");
-		rtp_json_string(&res->json, "backend", r->o.backend == AUDIO_BACKEND_TIMER ? "timer" :
-				r->o.backend == AUDIO_BACKEND_ALSA ? "alsa" : "auto");
-		rtp_json_string(&res->json, "device", r->o.device);
-		rtp_json_end_object(&res->json);
-		rtp_json_begin_array(&res->json, "metrics");
-		rtp_json_end_array(&res->json);
-		if (rtp_result_commit(res, 0, &v))
-			rtp_error("--json %s: cannot write", r->o.json);
-	}
-	return RTP_EXIT_SKIP;
+	if (!have_json)
+		return RTP_EXIT_SKIP;
+	return rtp_result_skip(res, TOOL, argc, argv, &r->si, &r->wall_start, why, skip_params, r);
 }
 
 static void alsa_quiet(const char *file, int line, const char *function, int err,
@@ -631,21 +627,9 @@ int audio_main(int argc, char **argv)
 		goto out_free;
 	}
 	c->o = &r->o;
-	ret = rtp_signals_block(&sigs);
-	if (ret) {
-		rtp_error("cannot block signals: %s", strerror(-ret));
+	if (rtp_run_begin(&sigs, &r->si, &r->wall_start, &res, r->o.json))
 		goto out_free;
-	}
-	rtp_sysinfo_read(&r->si);
-	clock_gettime(CLOCK_REALTIME, &r->wall_start);
-	if (r->o.json) {
-		ret = rtp_result_open(&res, r->o.json);
-		if (ret) {
-			rtp_error("--json %s: cannot create: %s", r->o.json, strerror(-ret));
-			goto out_free;
-		}
-		have_json = true;
-	}
+	have_json = r->o.json != NULL;
 	if (!rtp_can_rt(r->o.stall_ns ? 99 : r->o.priority, why, sizeof(why))) {
 		code = skip(r, &res, have_json, argc, argv, why);
 		have_json = false;

@@ -367,18 +367,10 @@ static void decide(struct cyclic_run *r, struct rtp_verdict *v)
 static int skip(struct cyclic_run *r, struct rtp_result *res, bool have_json, int argc,
 		char **argv, const char *why)
 {
-	struct rtp_verdict v = { .status = RTP_SKIP };
-
 	rtp_error("cannot measure here: %s", why);
-	if (have_json) {
-		snprintf(v.reason, sizeof(v.reason), "%s", why);
-		rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
-		rtp_json_begin_array(&res->json, "metrics");
-		rtp_json_end_array(&res->json);
-		if (rtp_result_commit(res, 0, &v))
-			rtp_error("--json %s: cannot write", r->o.json);
-	}
-	return RTP_EXIT_SKIP;
+	if (!have_json)
+		return RTP_EXIT_SKIP;
+	return rtp_result_skip(res, TOOL, argc, argv, &r->si, &r->wall_start, why, NULL, NULL);
 }
 
 static int open_tracemark(struct cyclic_run *r)
@@ -426,22 +418,9 @@ int cyclic_main(int argc, char **argv)
 		goto out_free;
 	}
 	/* Signals first: a SIGINT during setup stops the run cleanly later. */
-	ret = rtp_signals_block(&sigs);
-	if (ret) {
-		rtp_error("cannot block signals: %s", strerror(-ret));
+	if (rtp_run_begin(&sigs, &r->si, &r->wall_start, &res, r->o.json))
 		goto out_free;
-	}
-	rtp_sysinfo_read(&r->si);
-	clock_gettime(CLOCK_REALTIME, &r->wall_start);
-
-	if (r->o.json) {
-		ret = rtp_result_open(&res, r->o.json);
-		if (ret) {
-			rtp_error("--json %s: cannot create: %s", r->o.json, strerror(-ret));
-			goto out_free;
-		}
-		have_json = true;
-	}
+	have_json = r->o.json != NULL;
 	if (r->o.histfile) {
 		ret = rtp_afile_open(&hist, r->o.histfile);
 		if (ret) {

@@ -389,26 +389,22 @@ static void decide(struct irqlat_run *r, struct rtp_verdict *v)
 		snprintf(v->reason, sizeof(v->reason), "no latency budget given (--max-latency): figures only");
 }
 
+static void skip_params(struct rtp_json *j, const void *arg)
+{
+	const struct irqlat_run *r = arg;
+
+	rtp_json_string(j, "source", "none");
+	rtp_json_string(j, "source_requested",
+			r->o.source == SRC_AUTO ? "auto" : irqlat_source_name(r->o.source));
+	json_sources(j, r);
+}
+
 static int skip(struct irqlat_run *r, struct rtp_result *res, bool have_json, int argc,
 		char **argv, const char *why)
 {
-	struct rtp_verdict v = { .status = RTP_SKIP };
-
-	if (have_json) {
-		snprintf(v.reason, sizeof(v.reason), "%s", why);
-		rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
-		rtp_json_begin_object(&res->json, "params");
-		rtp_json_string(&res->json, "source", "none");
-		rtp_json_string(&res->json, "source_requested",
-				r->o.source == SRC_AUTO ? "auto" : irqlat_source_name(r->o.source));
-		json_sources(&res->json, r);
-		rtp_json_end_object(&res->json);
-		rtp_json_begin_array(&res->json, "metrics");
-		rtp_json_end_array(&res->json);
-		if (rtp_result_commit(res, 0, &v))
-			rtp_error("--json %s: cannot write", r->o.json);
-	}
-	return RTP_EXIT_SKIP;
+	if (!have_json)
+		return RTP_EXIT_SKIP;
+	return rtp_result_skip(res, TOOL, argc, argv, &r->si, &r->wall_start, why, skip_params, r);
 }
 
 static int no_source(struct irqlat_run *r, struct rtp_result *res, bool have_json, int argc,
@@ -508,21 +504,9 @@ int irqlat_main(int argc, char **argv)
 		code = ret == IRQLAT_HELP_SHOWN ? RTP_EXIT_PASS : ret;
 		goto out_free;
 	}
-	ret = rtp_signals_block(&sigs);
-	if (ret) {
-		rtp_error("cannot block signals: %s", strerror(-ret));
+	if (rtp_run_begin(&sigs, &r->si, &r->wall_start, &res, r->o.json))
 		goto out_free;
-	}
-	rtp_sysinfo_read(&r->si);
-	clock_gettime(CLOCK_REALTIME, &r->wall_start);
-	if (r->o.json) {
-		ret = rtp_result_open(&res, r->o.json);
-		if (ret) {
-			rtp_error("--json %s: cannot create: %s", r->o.json, strerror(-ret));
-			goto out_free;
-		}
-		have_json = true;
-	}
+	have_json = r->o.json != NULL;
 
 	irqlat_probe(r);
 	r->src = choose(r);

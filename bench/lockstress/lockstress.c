@@ -146,18 +146,10 @@ static void write_params(const struct ls_ctx *c, struct rtp_json *j, const cpu_s
 static int skip(struct ls_ctx *c, struct rtp_result *res, bool have_json, int argc,
 		char **argv, const char *why)
 {
-	struct rtp_verdict v = { .status = RTP_SKIP };
-
 	rtp_error("cannot measure here: %s", why);
-	if (have_json) {
-		snprintf(v.reason, sizeof(v.reason), "%s", why);
-		rtp_result_header(res, LS_TOOL, argc, argv, &c->si, &c->wall_start);
-		rtp_json_begin_array(&res->json, "metrics");
-		rtp_json_end_array(&res->json);
-		if (rtp_result_commit(res, 0, &v))
-			rtp_error("--json %s: cannot write", c->o.json);
-	}
-	return RTP_EXIT_SKIP;
+	if (!have_json)
+		return RTP_EXIT_SKIP;
+	return rtp_result_skip(res, LS_TOOL, argc, argv, &c->si, &c->wall_start, why, NULL, NULL);
 }
 
 int lockstress_main(int argc, char **argv)
@@ -186,24 +178,11 @@ int lockstress_main(int argc, char **argv)
 		goto out_free;
 	}
 	/* Signals first: the threads inherit the mask; only this thread takes them. */
-	ret = rtp_signals_block(&c->sigs);
-	if (ret) {
-		rtp_error("cannot block signals: %s", strerror(-ret));
+	if (rtp_run_begin(&c->sigs, &c->si, &c->wall_start, &res, c->o.json))
 		goto out_free;
-	}
-	rtp_sysinfo_read(&c->si);
-	clock_gettime(CLOCK_REALTIME, &c->wall_start);
+	have_json = c->o.json != NULL;
 	if (rtp_cpus_online(&c->online))
 		CPU_ZERO(&c->online);
-
-	if (c->o.json) {
-		ret = rtp_result_open(&res, c->o.json);
-		if (ret) {
-			rtp_error("--json %s: cannot create: %s", c->o.json, strerror(-ret));
-			goto out_free;
-		}
-		have_json = true;
-	}
 	if (ls_needs_rt(&c->o) && !rtp_can_rt(c->o.priority, why, sizeof(why))) {
 		code = skip(c, &res, have_json, argc, argv, why);
 		goto out_free;
