@@ -42,6 +42,15 @@ struct cyclic_run {
 	struct rtp_hist snap;		/* the live display's copy */
 };
 
+/* Lets the threads through the start gate (told to stop, or to start). */
+static void gate_open(struct cyclic_shared *sh)
+{
+	pthread_mutex_lock(&sh->gate_lock);
+	sh->open = true;
+	pthread_cond_broadcast(&sh->gate_cond);
+	pthread_mutex_unlock(&sh->gate_lock);
+}
+
 static void noop_handler(int sig)
 {
 	(void)sig;
@@ -403,7 +412,7 @@ int cyclic_main(int argc, char **argv)
 	char why[512];
 	sigset_t sigs;
 	uint64_t deadline = 0, now;
-	int ret, i, c, code = RTP_EXIT_ERROR, started = 0;
+	int ret, i, c, code = RTP_EXIT_ERROR;
 
 	r = calloc(1, sizeof(*r));
 	if (!r) {
@@ -412,6 +421,8 @@ int cyclic_main(int argc, char **argv)
 	}
 	r->dma_fd = -1;
 	r->sh.trace_marker_fd = r->sh.tracing_on_fd = -1;
+	pthread_mutex_init(&r->sh.gate_lock, NULL);
+	pthread_cond_init(&r->sh.gate_cond, NULL);
 	ret = cyclic_parse(&r->o, argc, argv);
 	if (ret) {
 		code = ret == CYCLIC_HELP_SHOWN ? RTP_EXIT_PASS : ret;
@@ -489,8 +500,6 @@ int cyclic_main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 
 	r->sh.o = &r->o;
-	pthread_barrier_init(&r->sh.ready, NULL, (unsigned)r->n + 1);
-	pthread_barrier_init(&r->sh.go, NULL, (unsigned)r->n + 1);
 	/* A small stack: mlockall(MCL_FUTURE) locks all of it, 8 MiB by default. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, THREAD_STACK);
@@ -500,20 +509,19 @@ int cyclic_main(int argc, char **argv)
 			rtp_error("cannot start thread %d: %s%s", i, strerror(ret),
 				  ret == EAGAIN && r->mlocked ? " (locked memory limit: ulimit -l)" : "");
 			pthread_attr_destroy(&attr);
-			/* Let the started ones through their barriers, told to stop. */
+			/* Let the started ones through the gate, told to stop. */
 			__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
-			pthread_barrier_destroy(&r->sh.ready);
-			pthread_barrier_destroy(&r->sh.go);
-			for (c = 0; c < i; c++)
-				pthread_cancel(r->t[c].th);
+			gate_open(&r->sh);
 			for (c = 0; c < i; c++)
 				pthread_join(r->t[c].th, NULL);
 			goto out_threads;
 		}
-		started++;
 	}
 	pthread_attr_destroy(&attr);
-	pthread_barrier_wait(&r->sh.ready);
+	pthread_mutex_lock(&r->sh.gate_lock);
+	while (r->sh.nready < r->n)
+		pthread_cond_wait(&r->sh.gate_cond, &r->sh.gate_lock);
+	pthread_mutex_unlock(&r->sh.gate_lock);
 	for (i = 0; i < r->n; i++) {
 		if (r->t[i].err) {
 			rtp_error("thread %d (CPU %d): cannot %s: %s", i, r->t[i].cpu,
@@ -524,7 +532,7 @@ int cyclic_main(int argc, char **argv)
 	r->sh.start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	/* The threads end themselves at the last release within the duration. */
 	r->sh.end_ns = r->o.duration_ns ? r->sh.start_ns + r->o.duration_ns : 0;
-	pthread_barrier_wait(&r->sh.go);
+	gate_open(&r->sh);
 	if (__atomic_load_n(&r->sh.stop, __ATOMIC_ACQUIRE)) {
 		for (i = 0; i < r->n; i++)
 			pthread_join(r->t[i].th, NULL);
@@ -616,7 +624,6 @@ out_threads:
 	for (i = 0; r->t && i < r->n; i++)
 		free(r->t[i].us_hist);
 	free(r->t);
-	(void)started;
 out_outputs:
 	if (have_hist)
 		rtp_afile_abort(&hist);
@@ -628,6 +635,8 @@ out_free:
 		close(r->sh.trace_marker_fd);
 	if (r->sh.tracing_on_fd >= 0)
 		close(r->sh.tracing_on_fd);
+	pthread_cond_destroy(&r->sh.gate_cond);
+	pthread_mutex_destroy(&r->sh.gate_lock);
 	free(r);
 	return code;
 }

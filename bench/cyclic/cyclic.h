@@ -75,8 +75,16 @@ struct cyclic_thread {
 
 struct cyclic_shared {
 	const struct cyclic_opts *o;
-	pthread_barrier_t ready;
-	pthread_barrier_t go;
+	/*
+	 * The start gate: each thread counts itself in 'nready' when set up and
+	 * waits for 'open'; main waits for every thread, sets start_ns, opens.
+	 * Unlike a barrier it also lets through the threads already started
+	 * when a later pthread_create() fails.
+	 */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	int nready;			/* under gate_lock */
+	bool open;			/* under gate_lock */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC release of the first period */
 	uint64_t end_ns;		/* no release after this (0: no duration) */
 	int stop;			/* relaxed atomic: workers poll it */

@@ -213,8 +213,12 @@ void *cyclic_thread_main(void *arg)
 	const struct cyclic_opts *o = sh->o;
 
 	t->err = setup(t);
-	pthread_barrier_wait(&sh->ready);
-	pthread_barrier_wait(&sh->go);
+	pthread_mutex_lock(&sh->gate_lock);
+	sh->nready++;
+	pthread_cond_broadcast(&sh->gate_cond);
+	while (!sh->open)
+		pthread_cond_wait(&sh->gate_cond, &sh->gate_lock);
+	pthread_mutex_unlock(&sh->gate_lock);
 	if (t->err || __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
 		goto out;
 	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->distance_ns;
