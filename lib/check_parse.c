@@ -255,7 +255,7 @@ int rtp_parse_stat_steal(const char *text, unsigned long long *steal,
 int rtp_parse_proc_stat_prio(const char *text, int *policy, int *prio)
 {
 	const char *p = strrchr(text, ')');
-	long v[41];
+	long v[2];
 	int field = 2;
 
 	if (!p)
@@ -263,25 +263,25 @@ int rtp_parse_proc_stat_prio(const char *text, int *policy, int *prio)
 	p++;
 	/* Field 3 (state) onwards; rt_priority is field 40, policy 41. */
 	while (field < 41) {
+		const char *w;
 		char *end;
 
 		p = skip_space(p);
 		if (!*p || *p == '\n')
 			return -EINVAL;
 		field++;
-		if (field == 3) {
-			while (*p && *p != ' ')
-				p++;
+		w = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			p++;
+		if (field < 40)
 			continue;
-		}
 		errno = 0;
-		v[field - 1] = strtol(p, &end, 10);
-		if (end == p || errno)
+		v[field - 40] = strtol(w, &end, 10);
+		if (end != p || errno || v[field - 40] < 0 || v[field - 40] > 1000)
 			return -EINVAL;
-		p = end;
 	}
-	*prio = (int)v[39];
-	*policy = (int)v[40];
+	*prio = (int)v[0];
+	*policy = (int)v[1];
 	return 0;
 }
 
