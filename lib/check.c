@@ -1173,7 +1173,8 @@ static void check_thp(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 
 static void check_swappiness(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
-	char v[32];
+	bool noswap = false;
+	char v[32], *swaps;
 
 	if (rtp_check_read(c, "/proc/sys/vm/swappiness", v, sizeof(v))) {
 		r->status = RTP_CHECK_SKIP;
@@ -1183,6 +1184,19 @@ static void check_swappiness(const struct rtp_check_ctx *c, struct rtp_check_res
 	if (atoi(v) <= 10) {
 		r->status = RTP_CHECK_PASS;
 		seen(r, "swappiness %s", v);
+		return;
+	}
+	/* Without swap there is nothing to swap out (only the header line). */
+	swaps = rtp_check_slurp(c, "/proc/swaps", 1 << 16);
+	if (swaps) {
+		char *nl = strchr(swaps, '\n');
+
+		noswap = !nl || !nl[1];
+		free(swaps);
+	}
+	if (noswap) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "swappiness %s, but no swap is configured (%s/proc/swaps)", v, c->root);
 		return;
 	}
 	r->status = RTP_CHECK_WARN;
@@ -1397,18 +1411,24 @@ static void check_audio_group(const struct rtp_check_ctx *c, struct rtp_check_re
 {
 	bool member = false;
 
-	for (int i = 0; i < c->ngroups; i++)
-		if (!strcmp(c->groups[i], "audio"))
+	const char *grp = "audio";
+
+	/* Some distributions grant the limits to "realtime" instead. */
+	for (int i = 0; i < c->ngroups; i++) {
+		if (!strcmp(c->groups[i], "audio") || !strcmp(c->groups[i], "realtime")) {
 			member = true;
+			grp = c->groups[i];
+		}
+	}
 	fix(r, "usermod -aG audio %s; log in again", c->user);
 	if (member) {
 		r->status = RTP_CHECK_PASS;
-		seen(r, "%s is in group audio", c->user);
+		seen(r, "%s is in group %s", c->user, grp);
 		return;
 	}
 	if (c->uid == 0) {
 		r->status = RTP_CHECK_PASS;
-		seen(r, "%s (uid 0) is not in group audio, and as root needs not be", c->user);
+		seen(r, "%s (uid 0) is not in group audio, and as root need not be", c->user);
 		return;
 	}
 	r->status = RTP_CHECK_FAIL;
@@ -1673,7 +1693,7 @@ static void check_irq_prio(const struct rtp_check_ctx *c, struct rtp_check_resul
 
 static void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
-	char auto_s[16] = "?", ctl[32], bad[256] = "";
+	char auto_s[32] = "unread: usbcore not loaded", ctl[32], bad[256] = "";
 	int nusb = 0, nbad = 0;
 	struct cards k;
 
@@ -1691,18 +1711,18 @@ static void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_chec
 	}
 	if (!nusb) {
 		r->status = RTP_CHECK_SKIP;
-		seen(r, "no USB audio device (usbcore autosuspend %s s)", auto_s);
+		seen(r, "no USB audio device (usbcore.autosuspend %s)", auto_s);
 		return;
 	}
 	fix(r, "echo on > /sys/class/sound/cardN/device/../power/control (boot: usbcore.autosuspend=-1)");
 	if (!nbad) {
 		r->status = RTP_CHECK_PASS;
-		seen(r, "%d USB audio device(s) kept powered (power/control on; usbcore autosuspend %s s)",
+		seen(r, "%d USB audio device(s) kept powered (power/control on; usbcore.autosuspend=%s)",
 		     nusb, auto_s);
 		return;
 	}
 	r->status = RTP_CHECK_FAIL;
-	seen(r, "USB audio may autosuspend: %s (usbcore autosuspend %s s)", bad, auto_s);
+	seen(r, "USB audio may autosuspend: %s (usbcore.autosuspend=%s)", bad, auto_s);
 }
 
 /* ---- the table --------------------------------------------------------- */

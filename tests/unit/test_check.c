@@ -312,6 +312,21 @@ static void ch_irq_on_isolated(void) { put("/proc/irq/10/smp_affinity_list", "0-
 static void ch_irqbalance(void) { put("/proc/777/comm", "irqbalance\n"); }
 static void ch_thp(void) { put("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n"); }
 static void ch_swappiness(void) { put("/proc/sys/vm/swappiness", "60\n"); }
+static void ch_swap_none(void)
+{
+	put("/proc/sys/vm/swappiness", "60\n");
+	put("/proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
+}
+static void ch_swap_some(void)
+{
+	ch_swap_none();
+	put("/proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+	    "/dev/sda2                               partition\t8388604\t\t0\t\t-2\n");
+}
+static void ch_realtime_group(void)
+{
+	put("/etc/group", "realtime:x:%u:alice,me\nalice:x:%u:\n", (unsigned)audio_gid, (unsigned)alice_gid);
+}
 static void ch_ksm(void) { put("/sys/kernel/mm/ksm/run", "1\n"); }
 static void ch_numa(void) { put("/proc/sys/kernel/numa_balancing", "1\n"); }
 static void ch_no_limits_file(void) { rm("/etc/security/limits.d/99-realtime.conf"); }
@@ -398,6 +413,8 @@ static const struct bad_case cases[] = {
 	{ "irqbalance", "running", ch_irqbalance, W, W, "pid 777", NULL },
 	{ "thp", "always", ch_thp, W, W, NULL, NULL },
 	{ "swappiness", "60", ch_swappiness, W, W, NULL, NULL },
+	{ "swappiness", "60 with a swap partition", ch_swap_some, W, W, "swappiness 60:", NULL },
+	{ "swappiness", "60 without swap", ch_swap_none, P, P, "no swap", NULL },
 	{ "ksm", "running", ch_ksm, W, W, NULL, NULL },
 	{ "numa_balancing", "on", ch_numa, W, W, NULL, NULL },
 	{ "rtprio", "no limits file", ch_no_limits_file, F, F, "soft 0", NULL },
@@ -408,6 +425,7 @@ static const struct bad_case cases[] = {
 	{ "memlock", "8 MiB", ch_memlock_small, F, F, "soft 8192 KiB", NULL },
 	{ "memlock", "this process at 64 KiB", ch_self_limits, F, F, "soft 64 KiB", "me" },
 	{ "limits_files", "none", ch_no_limits_file, W, W, "rtprio not set", NULL },
+	{ "audio_group", "in realtime instead", ch_realtime_group, P, P, "group realtime", NULL },
 	{ "audio_group", "not a member", ch_not_audio, W, F, "not in group audio", NULL },
 	{ "sound_cards", "no ALSA", ch_no_alsa, W, F, "no sound card", NULL },
 	{ "sound_cards", "no card", ch_no_cards, W, F, "no sound card", NULL },
