@@ -83,6 +83,7 @@ $(BIN)/rtproof-check: $(O)/check/main.o $(LIBA)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lz $(LDLIBS)
 PROGS += $(BIN)/rtproof-check
 LDLIBS_test_check := -lz
+fuzz: LDLIBS += -lz
 
 $(BIN)/rtproof: scripts/rtproof
 	@mkdir -p $(@D)

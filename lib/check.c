@@ -1310,7 +1310,7 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 	const struct rtp_limit_entry *e;
 	unsigned long long soft = 0, hard = 0, conf = 0;
 	char text[4096], a[32], b[32], cf[PATH_MAX + 64] = "";
-	bool have = false, cap = false;
+	bool cap = false;
 
 	read_limits_conf(c, &lc);
 	e = rtprio ? &lc.rtprio : &lc.memlock;
@@ -1324,18 +1324,14 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 	if (c->user_is_self && !rtp_check_read(c, "/proc/self/limits", text, sizeof(text)) &&
 	    !rtp_parse_proc_limits(text, rtprio ? "Max realtime priority" : "Max locked memory",
 				   &soft, &hard)) {
-		have = true;
 		cap = self_cap(c, rtprio ? 23 : 14);	/* CAP_SYS_NICE, CAP_IPC_LOCK */
 	} else if (e->set) {
-		have = true;
 		soft = conf;
 		hard = e->hard == RTP_LIMIT_UNLIMITED || rtprio ? e->hard : e->hard * 1024;
 	} else {
 		/* pam_limits sets nothing: the kernel's defaults. */
 		soft = hard = rtprio ? 0 : 8ull << 20;
-		have = true;
 	}
-	(void)have;
 	fmt_limit(soft, !rtprio, a, sizeof(a));
 	fmt_limit(hard, !rtprio, b, sizeof(b));
 	seen(r, "%s %s: soft %s, hard %s (%s; %s)", c->user, rtprio ? "RLIMIT_RTPRIO" : "RLIMIT_MEMLOCK",
@@ -1673,7 +1669,8 @@ static void check_irq_prio(const struct rtp_check_ctx *c, struct rtp_check_resul
 	t.audio_prio = c->audio_prio;
 	each_proc(c, find_irq_thread, &t);
 	fix(r, "apt-get install rtirq-init (raises sound IRQ threads above the audio thread), or: "
-	       "chrt -f -p %d $(pgrep 'irq/%s-')", c->audio_prio + 5 > 99 ? 99 : c->audio_prio + 5, s.irq[0]);
+	       "for p in $(pgrep '^irq/%s-'); do chrt -f -p %d $p; done", s.irq[0],
+	    c->audio_prio + 5 > 99 ? 99 : c->audio_prio + 5);
 	if (!t.found) {
 		r->status = RTP_CHECK_FAIL;
 		seen(r, "no IRQ thread for the sound IRQ(s) %s%s: their handlers are not threaded "
