@@ -1310,7 +1310,7 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 	const struct rtp_limit_entry *e;
 	unsigned long long soft = 0, hard = 0, conf = 0;
 	char text[4096], a[32], b[32], cf[PATH_MAX + 64] = "";
-	bool cap = false;
+	bool cap = false, self = false;
 
 	read_limits_conf(c, &lc);
 	e = rtprio ? &lc.rtprio : &lc.memlock;
@@ -1324,6 +1324,7 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 	if (c->user_is_self && !rtp_check_read(c, "/proc/self/limits", text, sizeof(text)) &&
 	    !rtp_parse_proc_limits(text, rtprio ? "Max realtime priority" : "Max locked memory",
 				   &soft, &hard)) {
+		self = true;
 		cap = self_cap(c, rtprio ? 23 : 14);	/* CAP_SYS_NICE, CAP_IPC_LOCK */
 	} else if (e->set) {
 		soft = conf;
@@ -1335,7 +1336,7 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 	fmt_limit(soft, !rtprio, a, sizeof(a));
 	fmt_limit(hard, !rtprio, b, sizeof(b));
 	seen(r, "%s %s: soft %s, hard %s (%s; %s)", c->user, rtprio ? "RLIMIT_RTPRIO" : "RLIMIT_MEMLOCK",
-	     a, b, c->user_is_self ? "this process" : "from the limits files", cf);
+	     a, b, self ? "this process" : e->set ? "from the limits files" : "the kernel's default", cf);
 	if (rtprio)
 		fix(r, "echo '@audio - rtprio 95' >> /etc/security/limits.d/99-realtime.conf; "
 		       "usermod -aG audio %s; log in again", c->user);
@@ -1358,7 +1359,7 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 	else
 		r->status = RTP_CHECK_FAIL;
 	append(r->seen, sizeof(r->seen), ": below %s", a);
-	if (c->user_is_self && e->set && (conf == RTP_LIMIT_UNLIMITED || conf > soft))
+	if (self && e->set && (conf == RTP_LIMIT_UNLIMITED || conf > soft))
 		append(r->seen, sizeof(r->seen), ", the file's grant is not in effect for this session");
 }
 
