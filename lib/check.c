@@ -850,7 +850,9 @@ static void check_cstates(const struct rtp_check_ctx *c, struct rtp_check_result
 {
 	unsigned limit = c->profile == RTP_PROFILE_AUDIO ? 100 : 10;
 	char name[64], lat[32], dis[16], drv[64] = "unknown", deep[128] = "", bad[512] = "";
+	char cmd[512] = "";
 	unsigned long worst = 0;
+	unsigned badstates = 0;
 	int nstates = 0, nbad = 0;
 
 	rtp_check_read(c, "/sys/devices/system/cpu/cpuidle/current_driver", drv, sizeof(drv));
@@ -874,6 +876,8 @@ static void check_cstates(const struct rtp_check_ctx *c, struct rtp_check_result
 				worst = us;
 				snprintf(deep, sizeof(deep), "%s (cpu%d state%d, exit %lu us)", name, cpu, s, us);
 			}
+			if (us > limit)
+				badstates |= 1u << s;
 			if (us > limit && nbad++ < 4)
 				append(bad, sizeof(bad), "%scpu%d state%d %s %lu us", nbad > 1 ? ", " : "",
 				       cpu, s, name, us);
@@ -894,9 +898,11 @@ static void check_cstates(const struct rtp_check_ctx *c, struct rtp_check_result
 	r->status = RTP_CHECK_FAIL;
 	seen(r, "driver %s, %d enabled idle state(s) exit slower than %u us: %s%s", drv, nbad, limit,
 	     bad, nbad > 4 ? ", ..." : "");
-	fix(r, "boot with processor.max_cstate=1 intel_idle.max_cstate=0, or now: "
-	       "echo 1 > /sys/devices/system/cpu/cpuN/cpuidle/stateK/disable "
-	       "(rtproof benches also hold /dev/cpu_dma_latency at 0 while they run)");
+	for (int k = 0; k < 32; k++)
+		if (badstates >> k & 1)
+			append(cmd, sizeof(cmd), " /sys/devices/system/cpu/cpu*/cpuidle/state%d/disable", k);
+	fix(r, "echo 1 | tee%s (boot: processor.max_cstate=1 intel_idle.max_cstate=0; "
+	       "rtproof benches also hold /dev/cpu_dma_latency at 0 while they run)", cmd);
 }
 
 static bool user_in_gid(const struct rtp_check_ctx *c, gid_t gid)
@@ -1691,7 +1697,7 @@ static void check_irq_prio(const struct rtp_check_ctx *c, struct rtp_check_resul
 
 static void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
-	char auto_s[32] = "unread: usbcore not loaded", ctl[32], bad[256] = "";
+	char auto_s[32] = "unread: usbcore not loaded", ctl[32], bad[256] = "", cmd[512] = "";
 	int nusb = 0, nbad = 0;
 	struct cards k;
 
@@ -1703,16 +1709,18 @@ static void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_chec
 		nusb++;
 		if (readf(c, ctl, sizeof(ctl), "/sys/class/sound/card%d/device/../power/control", k.num[i]))
 			continue;
-		if (strcmp(ctl, "on") && nbad++ < 4)
+		if (strcmp(ctl, "on") && nbad++ < 4) {
 			append(bad, sizeof(bad), "%scard %d power/control %s", nbad > 1 ? ", " : "",
 			       k.num[i], ctl);
+			append(cmd, sizeof(cmd), " /sys/class/sound/card%d/device/../power/control", k.num[i]);
+		}
 	}
 	if (!nusb) {
 		r->status = RTP_CHECK_SKIP;
 		seen(r, "no USB audio device (usbcore.autosuspend %s)", auto_s);
 		return;
 	}
-	fix(r, "echo on > /sys/class/sound/cardN/device/../power/control (boot: usbcore.autosuspend=-1)");
+	fix(r, "echo on | tee%s (boot: usbcore.autosuspend=-1)", cmd[0] ? cmd : " /sys/class/sound/cardN/device/../power/control");
 	if (!nbad) {
 		r->status = RTP_CHECK_PASS;
 		seen(r, "%d USB audio device(s) kept powered (power/control on; usbcore.autosuspend=%s)",

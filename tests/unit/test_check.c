@@ -437,6 +437,31 @@ static const struct bad_case cases[] = {
 	{ "usb_autosuspend", "no USB audio", ch_no_usb_audio, S, S, NULL, NULL },
 };
 
+/* The fix line names the exact files, CPUs or IRQs. */
+static void expect_fix(const char *id, void (*change)(void), const char *want)
+{
+	struct rtp_check_result r;
+
+	good_tree();
+	change();
+	run(id, RTP_PROFILE_LATENCY, NULL, &r);
+	ok(strstr(r.fix, want) != NULL, "%s: the fix says %s", id, want);
+	if (!strstr(r.fix, want))
+		tap_diag("  fix: %s", r.fix);
+}
+
+static void test_fixes(void)
+{
+	expect_fix("cstates", ch_c6, "echo 1 | tee /sys/devices/system/cpu/cpu*/cpuidle/state2/disable (");
+	expect_fix("usb_autosuspend", ch_autosuspend, "echo on | tee /sys/class/sound/card1/device/../power/control");
+	expect_fix("isolation", ch_no_isolation, "isolcpus=domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3");
+	expect_fix("irq_affinity", ch_irq_on_isolated, "echo 0-1 > $f");
+	expect_fix("rt_throttle", ch_throttle, "sysctl -w kernel.sched_rt_runtime_us=-1");
+	expect_fix("clocksource", ch_hpet, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
+	expect_fix("irq_prio", ch_irq_prio_low, "pgrep '^irq/33-'); do chrt -f -p 85 $p");
+	expect_fix("audio_group", ch_not_audio, "usermod -aG audio alice");
+}
+
 static void test_trees(void)
 {
 	struct rtp_check_ctx c;
@@ -599,6 +624,7 @@ int main(void)
 	alice_gid = audio_gid == 1000 ? 1001 : 1000;
 	test_parsers();
 	test_trees();
+	test_fixes();
 	rm_root();
 	return tap_done();
 }
