@@ -33,7 +33,7 @@ CFLAGS ?= -O2 -g
 RTP_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-format-truncation -pthread $(SAN_FLAGS)
 CPPFLAGS += -D_GNU_SOURCE -Ilib
 DEPFLAGS = -MMD -MP
-LDLIBS += -lm -pthread
+LDLIBS += -lz -lm -pthread
 
 ifeq ($(V),1)
 Q :=
