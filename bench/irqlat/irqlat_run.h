@@ -3,6 +3,7 @@
 #define RTP_IRQLAT_RUN_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -16,8 +17,7 @@
 struct irqlat_run {
 	struct irqlat_stats st;		/* first: large */
 	struct irqlat_opts o;
-	struct rtp_sysinfo si;
-	struct timespec wall_start;
+	struct rtp_run *run;		/* the driver's: system facts, stop, wake-ups */
 	enum irqlat_source src;
 	char why[SRC_N][IRQLAT_WHY];	/* "" when the source can run */
 	char err[512];			/* set-up error, one line */
@@ -25,15 +25,15 @@ struct irqlat_run {
 	int fd;
 
 	/* the reader thread */
+	pthread_t reader_th;
 	int stop;			/* atomic */
 	int reader_done;		/* atomic */
 	uint64_t events;		/* atomic: records so far */
 	int reader_err;
 	const char *reader_err_what;
 	uint64_t start_ns, end_ns;
-	const char *stopped_by;
-	char stop_detail[32];
-	bool mlocked;
+	bool set_up;			/* the source was set up: teardown undoes it */
+	bool prio_set;			/* the IRQ thread's priority was changed */
 
 	/* module */
 	int irq;

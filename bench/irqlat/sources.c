@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kconfig.h"
 #include "log.h"
 #include "rt.h"
 #include "run.h"
@@ -55,41 +56,6 @@ static int write_u64(const char *path, uint64_t v)
 
 	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
 	return write_str(path, buf);
-}
-
-/* Does the running kernel's config say SYM is set?  1 yes, 0 no, -1 unknown. */
-static int kconfig_has(const struct rtp_sysinfo *si, const char *sym)
-{
-	char path[256], line[512], want[128], notset[160];
-	FILE *f;
-	int found = -1;
-	bool gz = false;
-
-	snprintf(path, sizeof(path), "/boot/config-%s", si->kernel_release);
-	f = fopen(path, "re");
-	if (!f && access("/proc/config.gz", R_OK) == 0) {
-		f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
-		gz = true;
-	}
-	if (!f)
-		return -1;
-	snprintf(want, sizeof(want), "%s=", sym);
-	snprintf(notset, sizeof(notset), "# %s is not set", sym);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, want, strlen(want))) {
-			found = 1;
-			break;
-		}
-		if (!strncmp(line, notset, strlen(notset)))
-			found = 0;
-	}
-	if (found < 0)
-		found = 0;
-	if (gz)
-		pclose(f);
-	else
-		fclose(f);
-	return found;
 }
 
 /* ---- probes ------------------------------------------------------------ */
@@ -133,7 +99,7 @@ void irqlat_probe(struct irqlat_run *r)
 	why = r->why[SRC_TIMERLAT];
 	why[0] = 0;
 	if (!find_tracefs(o, r->tracefs, sizeof(r->tracefs))) {
-		int k = kconfig_has(&r->si, "CONFIG_TIMERLAT_TRACER");
+		int k = rtp_kconfig_has(r->run->si.kernel_release, "CONFIG_TIMERLAT_TRACER");
 
 		if (k == 0)
 			snprintf(why, IRQLAT_WHY, "tracer not available (kernel has no CONFIG_TIMERLAT_TRACER)");
@@ -165,7 +131,7 @@ void irqlat_probe(struct irqlat_run *r)
 	/* rtc */
 	why = r->why[SRC_RTC];
 	if (access(o->rtc, F_OK)) {
-		int k = kconfig_has(&r->si, "CONFIG_RTC_CLASS");
+		int k = rtp_kconfig_has(r->run->si.kernel_release, "CONFIG_RTC_CLASS");
 
 		snprintf(why, IRQLAT_WHY, "%s absent%s", o->rtc,
 			 k == 0 ? " (kernel has no CONFIG_RTC_CLASS)" : "");
