@@ -29,7 +29,7 @@ int rtp_signals_wait(const sigset_t *set, uint64_t timeout_ns)
 	return -errno;
 }
 
-void rtp_format_ns(uint64_t ns, char *buf, size_t len)
+const char *rtp_format_ns(uint64_t ns, char *buf, size_t len)
 {
 	if (ns >= 10000000000ull)
 		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
@@ -39,4 +39,5 @@ void rtp_format_ns(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
 	else
 		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	return buf;
 }

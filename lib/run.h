@@ -36,7 +36,7 @@ static inline uint64_t rtp_now_ns(clockid_t clk)
 	return rtp_ts_ns(&ts);
 }
 
-/* Formats ns as "1.234 ms" / "56.7 us" / "890 ns" for humans. */
-void rtp_format_ns(uint64_t ns, char *buf, size_t len);
+/* Formats ns as "1.234 ms" / "56.7 us" / "890 ns" for humans; returns buf. */
+const char *rtp_format_ns(uint64_t ns, char *buf, size_t len);
 
 #endif /* RTP_RUN_H */

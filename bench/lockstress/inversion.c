@@ -66,7 +66,7 @@ struct inv_run {
 	struct ls_inversion *inv;
 	struct inv_proto *p;
 	pthread_mutex_t m;
-	pthread_barrier_t ready;
+	struct rtp_gate gate;
 	pthread_t th[NROLE];
 	int err[NROLE];
 	int done[NROLE];		/* atomics */
@@ -212,9 +212,8 @@ static void *inv_thread(void *arg)
 
 	r->err[t->role] = ls_thread_setup(r->inv->cpu, NULL, SCHED_FIFO, prio);
 	rtp_prefault_stack(64 * 1024);
-	pthread_barrier_wait(&r->ready);	/* set up */
-	pthread_barrier_wait(&r->ready);	/* start_ns written, or told to stop */
-	if (!r->err[0] && !r->err[1] && !r->err[2] && !ls_stopped(r->c)) {
+	/* Through the gate once set up: start_ns written, or told to leave. */
+	if (rtp_gate_pass(&r->gate, r->err[t->role]) && !ls_stopped(r->c)) {
 		if (t->role == LOW)
 			low_loop(r);
 		else if (t->role == MED)
@@ -223,6 +222,7 @@ static void *inv_thread(void *arg)
 			high_loop(r);
 	}
 	__atomic_store_n(&r->done[t->role], 1, __ATOMIC_RELEASE);
+	rtp_run_wake(r->c->run);
 	return NULL;
 }
 
@@ -259,25 +259,28 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 		free(r);
 		return ret;
 	}
-	pthread_barrier_init(&r->ready, NULL, NROLE + 1);
+	rtp_gate_init(&r->gate);
 	for (i = 0; i < NROLE; i++) {
 		t[i].r = r;
 		t[i].role = i;
-		ret = pthread_create(&r->th[i], &c->attr, inv_thread, &t[i]);
-		if (ret) {
-			snprintf(inv->err_what, sizeof(inv->err_what), "start the %s thread",
-				 role_names[i]);
-			ret = -ret;
+		ret = ls_start(c, &r->gate, &r->th[i], inv_thread, &t[i], "inversion",
+			       role_names[i], -1);
+		if (ret)
 			break;
-		}
 		started++;
 	}
+	rtp_gate_ready(&r->gate);
 	if (started < NROLE) {
-		/* The barrier cannot complete: the started threads are abandoned. */
-		c->abandoned += started;
+		/* The gate opened to leave: the started threads return. */
+		for (i = 0; i < started; i++)
+			ls_join(c, r->th[i], ls_now() + 1000000000ull);
+		if (!c->abandoned) {
+			rtp_gate_destroy(&r->gate);
+			pthread_mutex_destroy(&r->m);
+			free(r);
+		}
 		return ret;
 	}
-	pthread_barrier_wait(&r->ready);
 	for (i = 0; i < NROLE; i++)
 		if (r->err[i] && !ret) {
 			ret = r->err[i];
@@ -294,9 +297,7 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 	}
 	t_begin = ls_now();
 	r->start_ns = t_begin + START_DELAY_NS;
-	if (ret)
-		r->err[0] = ret;	/* the threads see it after the barrier and leave */
-	pthread_barrier_wait(&r->ready);
+	rtp_gate_open(&r->gate, !ret);	/* on an error, the threads leave */
 	deadline = r->start_ns + c->o.iterations * inv->period_ns + inv->period_ns;
 	ls_supervise(c, deadline, 50000000ull, all_done, r);
 	/* Every wait in the threads is bounded by a period. */
@@ -310,7 +311,7 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 	p->ran = !ret || ret == -ETIMEDOUT;
 	if (c->abandoned)
 		return ret;	/* threads may still use r */
-	pthread_barrier_destroy(&r->ready);
+	rtp_gate_destroy(&r->gate);
 	pthread_mutex_destroy(&r->m);
 	free(r);
 	return ret;
@@ -343,7 +344,7 @@ static int inv_run(struct ls_ctx *c)
 		rtp_hist_init(&p->lock_wait);
 		rtp_hist_init(&p->remaining);
 		rtp_hist_init(&p->interference);
-		if (!c->o.quiet)
+		if (!c->o.co.quiet)
 			printf("inversion: protocol %s, %llu iterations of %.3f s...\n",
 			       ls_protocol_names[p->protocol], (unsigned long long)c->o.iterations,
 			       (double)inv->period_ns / 1e9);
@@ -376,12 +377,12 @@ static void inv_print(const struct ls_ctx *c)
 	printf("\ninversion: CPU %d, SCHED_FIFO low %d / medium %d / high %d; low holds the lock "
 	       "for %s of CPU time, medium burns %s from +%s, high asks at +%s\n",
 	       inv->cpu, inv->prio_low, inv->prio_med, inv->prio_high,
-	       ls_fmt(c->o.hold_ns, a, sizeof(a)), ls_fmt(c->o.burn_ns, b, sizeof(b)),
-	       ls_fmt(inv->rel_med_ns, d, sizeof(d)), ls_fmt(inv->rel_high_ns, e, sizeof(e)));
+	       rtp_format_ns(c->o.hold_ns, a, sizeof(a)), rtp_format_ns(c->o.burn_ns, b, sizeof(b)),
+	       rtp_format_ns(inv->rel_med_ns, d, sizeof(d)), rtp_format_ns(inv->rel_high_ns, e, sizeof(e)));
 	printf("high's lock wait, from its intended release (and from its lock call); bound %s "
 	       "(hold + margin); rounds where other tasks took more than %s of the CPU are not "
-	       "judged (dist)\n", ls_fmt(inv->bound_ns, a, sizeof(a)),
-	       ls_fmt(inv->disturb_ns, b, sizeof(b)));
+	       "judged (dist)\n", rtp_format_ns(inv->bound_ns, a, sizeof(a)),
+	       rtp_format_ns(inv->disturb_ns, b, sizeof(b)));
 	printf("%-8s %6s %6s %12s %12s %12s %12s %12s %12s %6s %5s %12s  %s\n", "protocol",
 	       "valid", "skip", "p50", "p99", "max", "p50 call", "max call", "remain p50", "prio",
 	       "dist", "max undist", "verdict");
@@ -396,14 +397,14 @@ static void inv_print(const struct ls_ctx *c)
 		printf("%-8s %6llu %6llu %12s %12s %12s %12s %12s %12s %6d %5llu %12s  %s%s\n",
 		       ls_protocol_names[p->protocol], (unsigned long long)p->valid,
 		       (unsigned long long)p->skipped,
-		       ls_fmt(rtp_hist_percentile(&p->wait, 50), a, sizeof(a)),
-		       ls_fmt(rtp_hist_percentile(&p->wait, 99), b, sizeof(b)),
-		       ls_fmt(p->wait.max, d, sizeof(d)),
-		       ls_fmt(rtp_hist_percentile(&p->lock_wait, 50), e, sizeof(e)),
-		       ls_fmt(p->lock_wait.max, f, sizeof(f)),
-		       p->remaining.count ? ls_fmt(rtp_hist_percentile(&p->remaining, 50), g, sizeof(g)) : "-",
+		       rtp_format_ns(rtp_hist_percentile(&p->wait, 50), a, sizeof(a)),
+		       rtp_format_ns(rtp_hist_percentile(&p->wait, 99), b, sizeof(b)),
+		       rtp_format_ns(p->wait.max, d, sizeof(d)),
+		       rtp_format_ns(rtp_hist_percentile(&p->lock_wait, 50), e, sizeof(e)),
+		       rtp_format_ns(p->lock_wait.max, f, sizeof(f)),
+		       p->remaining.count ? rtp_format_ns(rtp_hist_percentile(&p->remaining, 50), g, sizeof(g)) : "-",
 		       p->holder_prio_max, (unsigned long long)p->disturbed,
-		       p->clean ? ls_fmt(p->clean_max, h, sizeof(h)) : "-",
+		       p->clean ? rtp_format_ns(p->clean_max, h, sizeof(h)) : "-",
 		       !p->clean ? "not judged" : proto_bounded(inv, p) ? "bounded" : "UNBOUNDED",
 		       p->timeouts ? (snprintf(x, sizeof(x), " (%llu timeouts)",
 					       (unsigned long long)p->timeouts), x) : "");

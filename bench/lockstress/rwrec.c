@@ -205,7 +205,7 @@ static int rw_run(struct ls_ctx *c)
 	c->rwr = calloc(1, sizeof(*c->rwr));
 	if (!c->rwr)
 		return -ENOMEM;
-	if (!c->o.quiet)
+	if (!c->o.co.quiet)
 		printf("rwlock-recursion: timed attempts of %.3f s each...\n",
 		       (double)c->o.attempt_timeout_ns / 1e9);
 	fflush(stdout);
@@ -238,13 +238,13 @@ static void rw_print(const struct ls_ctx *c)
 	if (!rw)
 		return;
 	printf("\nrwlock-recursion: second acquisition by the same thread, bounded by %s "
-	       "(a timeout is reported as deadlock)\n", ls_fmt(c->o.attempt_timeout_ns, a, sizeof(a)));
+	       "(a timeout is reported as deadlock)\n", rtp_format_ns(c->o.attempt_timeout_ns, a, sizeof(a)));
 	printf("%-30s %-36s %-9s %12s  %s\n", "test", "lock", "outcome", "returned in", "writer");
 	for (i = 0; i < rw->n; i++) {
 		const struct rw_fact *f = &rw->f[i];
 
 		printf("%-30s %-36s %-9s %12s  %s%s\n", f->test, f->lock, outcome(f->ret),
-		       ls_fmt(f->elapsed_ns, a, sizeof(a)), f->writer[0] ? f->writer : "-",
+		       rtp_format_ns(f->elapsed_ns, a, sizeof(a)), f->writer[0] ? f->writer : "-",
 		       f->bounded ? "" : " (OVERRAN its bound)");
 	}
 }

@@ -170,7 +170,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 			return 0;
 		if (until_ns - now < wait)
 			wait = until_ns - now;
-		ret = rtp_signals_wait(&c->sigs, wait);
+		ret = rtp_run_wait(c->run, wait);
 		if (ret > 0) {
 			c->signal = ret;
 			__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
@@ -191,12 +191,6 @@ int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns)
 		return -ETIMEDOUT;
 	}
 	return -ret;
-}
-
-const char *ls_fmt(uint64_t ns, char *buf, size_t len)
-{
-	rtp_format_ns(ns, buf, len);
-	return buf;
 }
 
 void ls_json_metric_begin(struct rtp_json *j, const char *name)
