@@ -371,6 +371,38 @@ void irqlat_timerlat_teardown(struct irqlat_run *r)
 }
 
 /*
+ * timerlat's kernel thread is created as SCHED_OTHER and raises itself to
+ * SCHED_FIFO (95 in 6.1) when it first runs, after the set-up has looked
+ * it up: its scheduling is read again once its first sample has arrived
+ * (it has run by then).  An --irq-prio given for it was overwritten by
+ * that raise, so it is applied again here, the kernel's own setting taken
+ * as the original; the samples of the first batch ran at the kernel's.
+ */
+static void tl_thread_started(struct irqlat_run *r)
+{
+	struct irqlat_thread t;
+	char comm[32];
+
+	snprintf(comm, sizeof(comm), "timerlat/%d", r->o.cpu >= 0 ? r->o.cpu : 0);
+	if (irqlat_find_comm("/proc", comm, &t))
+		return;		/* gone: keep what the set-up saw */
+	if (r->thr.prio_set && t.pid == r->thr.pid) {
+		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = r->o.irq_prio };
+
+		t.prio_set = true;
+		if (rtp_sched_set(t.pid, &s) == 0) {
+			struct rtp_sched now;
+
+			if (rtp_sched_get(t.pid, &now) == 0) {
+				t.policy = now.policy;
+				t.priority = now.priority;
+			}
+		}
+	}
+	r->thr = t;
+}
+
+/*
  * The trace is read without blocking, in batches every TL_BATCH_NS: a
  * reader waiting on trace_pipe is woken through irq_work from inside the
  * timer interrupt for every sample, and that self-interrupt would sit in
@@ -383,6 +415,7 @@ static void *timerlat_reader(void *arg)
 	struct irqlat_run *r = arg;
 	char buf[8192];
 	size_t have = 0;
+	bool thread_seen = false;
 
 	for (;;) {
 		ssize_t n;
@@ -431,6 +464,10 @@ static void *timerlat_reader(void *arg)
 		if (have >= sizeof(buf) - 1)
 			have = 0;	/* a line longer than the buffer: not timerlat's */
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
+		if (!thread_seen && r->st.records) {
+			thread_seen = true;
+			tl_thread_started(r);
+		}
 		if (r->o.loops && r->st.records >= r->o.loops)
 			break;
 	}
