@@ -160,7 +160,7 @@ void rtp_run_wake(struct rtp_run *r)
 {
 	uint64_t one = 1;
 
-	if (r->wakefd >= 0 && write(r->wakefd, &one, sizeof(one)) < 0) {
+	if (r && r->wakefd >= 0 && write(r->wakefd, &one, sizeof(one)) < 0) {
 		/* the counter is saturated: a wake-up is pending anyway */
 	}
 }

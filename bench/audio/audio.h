@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "driver.h"
+#include "gate.h"
 #include "hist.h"
 
 /*
@@ -21,6 +23,7 @@ enum audio_backend_kind { AUDIO_BACKEND_AUTO, AUDIO_BACKEND_ALSA, AUDIO_BACKEND_
 enum audio_access { AUDIO_ACCESS_MMAP, AUDIO_ACCESS_RW };
 
 struct audio_opts {
+	struct rtp_common co;		/* -D, -q, --json, --load, --no-mlockall */
 	const char *device;		/* ALSA PCM name */
 	bool device_given;
 	enum audio_backend_kind backend;
@@ -35,7 +38,6 @@ struct audio_opts {
 	unsigned periods;
 	int priority;			/* SCHED_FIFO */
 	int cpu;			/* -1: not pinned */
-	uint64_t duration_ns;		/* 0: until a signal */
 	double dsp_load_pct;		/* share of each period burnt */
 	bool sweep;
 	double sweep_step_pct;
@@ -44,14 +46,15 @@ struct audio_opts {
 	double sweep_require_pct;	/* 0: figures only */
 	uint64_t stall_ns;		/* --plant-stall: 0 off */
 	uint64_t stall_every_ns;
-	const char *json;
-	const char *load;
-	bool quiet;
-	bool mlock;
 };
 
-#define AUDIO_HELP_SHOWN 5
-void audio_defaults(struct audio_opts *o);
+#define AUDIO_HELP_SHOWN RTP_HELP_SHOWN
+void audio_defaults(void *o);
+int audio_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
+int audio_check(void *o);
+extern const struct option audio_longopts[];
+extern const char audio_shortopts[], audio_synopsis[], audio_help[], audio_epilog[];
+extern const struct rtp_bench_ops audio_ops;
 /* 0, AUDIO_HELP_SHOWN, or an exit code after printing the error. */
 int audio_parse(struct audio_opts *o, int argc, char **argv);
 
@@ -194,7 +197,8 @@ struct audio_ctx {
 	void *silence;			/* one period: played, or captured into */
 
 	pthread_t th;
-	pthread_barrier_t ready;
+	struct rtp_gate gate;		/* set up and calibrated, then the load set, then go */
+	struct rtp_run *run;		/* woken when the audio thread ends */
 	int stop;			/* atomic: set by main */
 	bool done;			/* atomic: set by the audio thread */
 	int err;			/* -errno from the audio thread */

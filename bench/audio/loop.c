@@ -258,12 +258,12 @@ void *audio_thread_main(void *arg)
 	struct audio_ctx *c = arg;
 
 	c->err = setup(c);
-	pthread_barrier_wait(&c->ready);	/* main checks err, sets the load */
-	pthread_barrier_wait(&c->ready);	/* go */
-	if (!c->err && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+	/* Main checks err and sets the load, then opens the gate: go, or leave. */
+	if (rtp_gate_pass(&c->gate, c->err) && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
 		c->err = run(c);
 	c->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+	rtp_run_wake(c->run);
 	return NULL;
 }
 

@@ -6,7 +6,7 @@
 
 # 1024 x 3 at 48 kHz: P = 21.33 ms.
 P=21333334
-rtproof-audio --backend timer -p 1024 -n 3 -d 2 --dsp-load 30 --json "$TMP/d30.json" >"$TMP/out" 2>&1
+rtproof-audio --backend timer --period 1024 -n 3 -D 2 --dsp-load 30 --json "$TMP/d30.json" >"$TMP/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 2 ]
 ok $? "--dsp-load 30: a verdict (exit $rc)"
@@ -23,7 +23,7 @@ ok $? "it is CPU work, not sleep: user time $ut s of 2 s (30 % is 0.6 s)"
 grep -q 'DSP load 30.0 %: 6.400 ms of work per 21.333 ms period' "$TMP/out"
 ok $? "the summary states the work per period with units"
 
-rtproof-audio --backend timer -p 1024 -n 3 -d 1 --json "$TMP/d0.json" >/dev/null 2>&1
+rtproof-audio --backend timer --period 1024 -n 3 -D 1 --json "$TMP/d0.json" >/dev/null 2>&1
 jq_ok "$TMP/d0.json" ".metrics[2].percentiles[\"50\"] < 0.02 * $P and .resources.cpu_user_s < 0.2"
 ok $? "without --dsp-load the work is a copy: p50 under 2 % of the period"
 
@@ -31,7 +31,7 @@ ok $? "without --dsp-load the work is a copy: p50 under 2 % of the period"
 # the write finds the xrun. The work is to blame, not the scheduler: one
 # lateness and one margin per wake-up (not a second, measured to the failed
 # write), and every xrun says so (cause "work-overran-margin").
-rtproof-audio --backend timer -d 1 --dsp-load 100 --json "$TMP/d100.json" >"$TMP/out100" 2>&1
+rtproof-audio --backend timer -D 1 --dsp-load 100 --json "$TMP/d100.json" >"$TMP/out100" 2>&1
 rc=$?
 [ $rc -eq 2 ] && jq_ok "$TMP/d100.json" '.events.xruns > 0'
 ok $? "--dsp-load 100 at 64 x 2: xruns, exit 2 (got $rc, $(jq .events.xruns "$TMP/d100.json") xruns)"
