@@ -702,7 +702,7 @@ static int run_audio(struct rtp_run *run)
 	rtp_gate_init(&c->gate);
 	ret = rtp_gate_create(&c->gate, &c->th, NULL, audio_thread_main, c);
 	if (ret) {
-		rtp_gate_create_error("the audio thread", ret);
+		rtp_gate_create_error(NULL, "the audio thread", ret);
 		rtp_gate_destroy(&c->gate);
 		return RTP_EXIT_ERROR;
 	}
@@ -710,7 +710,7 @@ static int run_audio(struct rtp_run *run)
 		/* Not through the gate: it waits for c->go, so a failure here cannot hang. */
 		ret = pthread_create(&c->stall_th, NULL, audio_stall_main, c);
 		if (ret) {
-			rtp_gate_create_error("the stall thread (--plant-stall)", -ret);
+			rtp_gate_create_error(NULL, "the stall thread (--plant-stall)", -ret);
 			setup_err = -ret;
 		} else {
 			c->stall_started = true;

@@ -539,7 +539,7 @@ static int run_threads(struct rtp_run *run)
 			char what[32];
 
 			snprintf(what, sizeof(what), "thread %d", i);
-			rtp_gate_create_error(what, ret);
+			rtp_gate_create_error(NULL, what, ret);
 			break;
 		}
 	}

@@ -557,7 +557,7 @@ static int run_reader(struct rtp_run *run)
 	ret = pthread_create(&r->reader_th, &attr, reader, r);
 	pthread_attr_destroy(&attr);
 	if (ret) {
-		rtp_gate_create_error("the reader thread", -ret);
+		rtp_gate_create_error(NULL, "the reader thread", -ret);
 		return RTP_EXIT_ERROR;
 	}
 	if (r->o.co.duration_ns)

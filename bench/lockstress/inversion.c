@@ -352,7 +352,8 @@ static int inv_run(struct ls_ctx *c)
 		ret = run_protocol(c, inv, p);
 		if (ret && ret != -ETIMEDOUT) {
 			inv->err = ret;
-			rtp_error("inversion: cannot %s: %s", inv->err_what, strerror(-ret));
+			if (!c->start_failed)	/* that one was said already */
+				rtp_error("inversion: cannot %s: %s", inv->err_what, strerror(-ret));
 			return 0;	/* reported; the verdict says error */
 		}
 		if (c->abandoned)

@@ -87,17 +87,17 @@ static void load_stop(struct ls_ctx *c)
 int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
 	     void *arg, const char *scenario, const char *what, int idx)
 {
-	char name[96];
+	char name[64];
 	int ret = rtp_gate_create(g, th, &c->attr, fn, arg);
 
 	if (!ret)
 		return 0;
 	if (idx >= 0)
-		snprintf(name, sizeof(name), "%s: %s %d", scenario, what, idx);
+		snprintf(name, sizeof(name), "%s %d", what, idx);
 	else
-		snprintf(name, sizeof(name), "%s: the %s thread", scenario, what);
-	rtp_gate_create_error(name, ret);
-	c->start_failed = true;
+		snprintf(name, sizeof(name), "the %s thread", what);
+	rtp_gate_create_error(scenario, name, ret);
+	__atomic_store_n(&c->start_failed, true, __ATOMIC_RELEASE);
 	return ret;
 }
 

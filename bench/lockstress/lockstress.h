@@ -108,7 +108,7 @@ struct ls_ctx {
 	pthread_attr_t attr;		/* every thread: a small stack (all of it is locked) */
 	bool attr_set;
 	int abandoned;			/* threads left stuck: exit with _exit() */
-	bool start_failed;		/* a thread could not be started: exit 1 */
+	bool start_failed;		/* atomic: a thread could not be started: exit 1 */
 	uint64_t start_ns;
 	cpu_set_t online;
 	cpu_set_t load_cpus;		/* where the --burners run */
@@ -126,9 +126,11 @@ struct ls_ctx {
 	struct ls_rwrec *rwr;
 };
 
+/* A signal asked the run to end, or a thread could not be started. */
 static inline bool ls_stopped(const struct ls_ctx *c)
 {
-	return __atomic_load_n(&c->stop, __ATOMIC_RELAXED);
+	return __atomic_load_n(&c->stop, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&c->start_failed, __ATOMIC_RELAXED);
 }
 
 #define LS_STACK_BYTES (512 * 1024)

@@ -429,7 +429,7 @@ static int pic_run_fn(struct ls_ctx *c)
 	for (i = 0; i < pc->n; i++)
 		pthread_mutex_destroy(&r->m[i]);
 	free(r);
-	if (pc->err)
+	if (pc->err && !c->start_failed)	/* a thread's start failure was said already */
 		rtp_error("pi-chain: cannot %s: %s", pc->err_what, strerror(-pc->err));
 	return 0;
 }

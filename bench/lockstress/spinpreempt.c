@@ -279,7 +279,8 @@ static int sp_run_fn(struct ls_ctx *c)
 		ret = run_variant(c, sp, var);
 		if (ret) {
 			sp->err = ret;
-			rtp_error("spin-preempt: cannot %s: %s", sp->err_what, strerror(-ret));
+			if (!c->start_failed)	/* that one was said already */
+				rtp_error("spin-preempt: cannot %s: %s", sp->err_what, strerror(-ret));
 			return 0;
 		}
 		if (c->abandoned)
