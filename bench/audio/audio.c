@@ -210,13 +210,24 @@ static void summary(const struct audio_run *r)
 		printf("  %llu of them not reported by the device: it still said running, but its\n"
 		       "  own timestamps put the end of the queued audio before the wake-up\n",
 		       (unsigned long long)c->xruns_unreported);
+	if (c->xruns)
+		printf("  causes: late wake-up %llu, work overran the margin %llu, device %llu\n",
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_LATE_WAKEUP],
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_WORK],
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_DEVICE]);
 	if (c->nxrun)
-		printf("  %12s %12s %12s %12s\n", "time (s)", "duration", "gap", "lateness");
+		printf("  %12s %12s %12s %12s %12s %12s  %s\n", "time (s)", "duration", "gap",
+		       "lateness", "margin", "work", "cause");
 	for (i = 0; i < c->nxrun; i++) {
+		char m[24], w[24];
+
 		rtp_format_ns(c->xrun[i].dur_ns, a, sizeof(a));
 		rtp_format_ns(c->xrun[i].lateness_ns, b, sizeof(b));
 		rtp_format_ns(c->xrun[i].gap_ns, d, sizeof(d));
-		printf("  %12.6f %12s %12s %12s%s\n", (double)c->xrun[i].at_ns / 1e9, a, d, b,
+		rtp_format_ns(c->xrun[i].margin_ns, m, sizeof(m));
+		rtp_format_ns(c->xrun[i].work_ns, w, sizeof(w));
+		printf("  %12.6f %12s %12s %12s %12s %12s  %s%s\n", (double)c->xrun[i].at_ns / 1e9, a, d, b,
+		       m, w, c->xrun[i].suspend ? "device" : audio_cause_name(c->xrun[i].cause),
 		       c->xrun[i].suspend ? "  (suspend)" :
 		       c->xrun[i].unreported ? "  (not reported by the device)" :
 		       c->xrun[i].merged ? "  (reported late by the device)" : "");
@@ -224,7 +235,9 @@ static void summary(const struct audio_run *r)
 	if (c->nxrun)
 		printf("  (duration: the device's, status minus trigger time, as aplay and jackd\n"
 		       "   report it; gap: from the end of the queued audio until the stream played\n"
-		       "   again, by this program's count)\n");
+		       "   again, by this program's count; lateness and margin: the wake-up's;\n"
+		       "   work: from the wake-up to the write that failed, 0 when the wake-up\n"
+		       "   found the xrun)\n");
 	if ((uint64_t)c->nxrun < c->xruns + c->suspends)
 		printf("  (the first %d kept)\n", c->nxrun);
 	if (r->o.stall_ns) {
@@ -352,6 +365,10 @@ static void json_events(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_uint(j, "xrun_max_ns", c->xrun_max_ns);
 	rtp_json_uint(j, "xrun_gap_total_ns", c->xrun_gap_total_ns);
 	rtp_json_uint(j, "xruns_unreported", c->xruns_unreported);
+	rtp_json_begin_object(j, "xrun_causes");
+	for (i = 0; i < AUDIO_CAUSE_N; i++)
+		rtp_json_uint(j, audio_cause_name((enum audio_xrun_cause)i), c->xrun_causes[i]);
+	rtp_json_end_object(j);
 	rtp_json_uint(j, "suspends", c->suspends);
 	rtp_json_uint(j, "wakeups", c->wakeups);
 	rtp_json_uint(j, "periods_written", c->periods);
@@ -368,6 +385,10 @@ static void json_events(struct rtp_run *run, struct rtp_json *j)
 		rtp_json_uint(j, "duration_ns", c->xrun[i].dur_ns);
 		rtp_json_uint(j, "gap_ns", c->xrun[i].gap_ns);
 		rtp_json_uint(j, "lateness_ns", c->xrun[i].lateness_ns);
+		rtp_json_uint(j, "margin_ns", c->xrun[i].margin_ns);
+		rtp_json_uint(j, "work_ns", c->xrun[i].work_ns);
+		rtp_json_string(j, "cause", c->xrun[i].suspend ? "device" :
+				audio_cause_name(c->xrun[i].cause));
 		rtp_json_end_object(j);
 	}
 	rtp_json_end_array(j);
@@ -499,8 +520,27 @@ static void decide(struct rtp_run *run, struct rtp_verdict *v)
 	}
 	rtp_verdict_check(v, "xruns", "==", 0, (double)c->xruns, "count");
 	rtp_verdict_check(v, "suspends", "==", 0, (double)c->suspends, "count");
-	snprintf(v->reason, sizeof(v->reason), "%s%s; worst wake-up %s; smallest margin %s%s", head,
-		 label, worst, margin, c->suspends ? "; the stream was suspended" : "");
+	snprintf(v->reason, sizeof(v->reason), "%s%s", head, label);
+	if (c->xruns) {
+		static const char *const what[AUDIO_CAUSE_N] = {
+			[AUDIO_CAUSE_LATE_WAKEUP] = "late wake-up",
+			[AUDIO_CAUSE_WORK] = "work overran the margin",
+			[AUDIO_CAUSE_DEVICE] = "device",
+		};
+		const char *sep = "; xrun causes: ";
+		int k;
+
+		for (k = 0; k < AUDIO_CAUSE_N; k++) {
+			if (!c->xrun_causes[k])
+				continue;
+			snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
+				 "%s%s %llu", sep, what[k], (unsigned long long)c->xrun_causes[k]);
+			sep = ", ";
+		}
+	}
+	snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
+		 "; worst wake-up %s; smallest margin %s%s", worst, margin,
+		 c->suspends ? "; the stream was suspended" : "");
 	if (r->o.duplex && c->impulses_found) {
 		char rt[24];
 

@@ -100,13 +100,11 @@ static void low_loop(struct inv_run *r)
 
 	for (k = 0; k < o->iterations && !ls_stopped(r->c); k++) {
 		uint64_t t0 = r->start_ns + k * r->inv->period_ns, acq;
-		struct timespec dl;
 
 		__atomic_store_n(&r->base_cpu[LOW][k & 1], clock_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
 		if (!ls_sleep_until_or(t0, &r->c->stop, NULL))
 			break;
-		dl = ls_rt_deadline(r->inv->period_ns);
-		if (pthread_mutex_timedlock(&r->m, &dl))
+		if (ls_mutex_lock_for(&r->m, r->inv->period_ns))
 			continue;
 		acq = ls_now();
 		__atomic_store_n(&r->low_cpu_at_lock, clock_ns(CLOCK_THREAD_CPUTIME_ID),
@@ -151,7 +149,6 @@ static void high_loop(struct inv_run *r)
 		uint64_t t0 = r->start_ns + k * r->inv->period_ns;
 		uint64_t rel = t0 + r->inv->rel_high_ns;
 		uint64_t call, acq, rem = 0, ours = 0, inter;
-		struct timespec dl;
 		bool held;
 		int ret, i;
 
@@ -166,8 +163,7 @@ static void high_loop(struct inv_run *r)
 			rem = used < o->hold_ns ? o->hold_ns - used : 0;
 		}
 		call = ls_now();
-		dl = ls_rt_deadline(r->inv->period_ns);
-		ret = pthread_mutex_timedlock(&r->m, &dl);
+		ret = ls_mutex_lock_for(&r->m, r->inv->period_ns);
 		acq = ls_now();
 		/* Everything in [t0, acq] is ours to run; what is not is interference. */
 		for (i = 0; i < NROLE; i++)

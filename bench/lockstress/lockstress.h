@@ -149,6 +149,10 @@ void ls_sleep_until(uint64_t t_ns);
 bool ls_sleep_until_or(uint64_t t_ns, const int *stop1, const int *stop2);
 /* A CLOCK_REALTIME deadline timeout_ns from now, for the timed pthread calls. */
 struct timespec ls_rt_deadline(uint64_t timeout_ns);
+/* Timed locks: wait at most timeout_ns; 0 or the pthread error (ETIMEDOUT...). */
+int ls_mutex_lock_for(pthread_mutex_t *m, uint64_t timeout_ns);
+int ls_rwlock_rdlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns);
+int ls_rwlock_wrlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns);
 /* Opens /proc/thread-self/stat of the caller; ls_effective_prio() reads the
  * effective (boosted) RT priority from it: 1..99, 0 for non-RT, -1 on error. */
 int ls_open_self_stat(void);

@@ -82,14 +82,12 @@ static bool stopping(const struct pic_run *r)
 
 static int tlock(struct pic_run *r, struct pic_thr *t, int m)
 {
-	struct timespec dl;
 	int ret;
 
 	__atomic_store_n(&t->waiting_on, m, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->wait_since, ls_now(), __ATOMIC_RELEASE);
 	/* Twice the watchdog: it fires first and sees the graph intact. */
-	dl = ls_rt_deadline(2 * r->c->o.watchdog_ns);
-	ret = pthread_mutex_timedlock(&r->m[m], &dl);
+	ret = ls_mutex_lock_for(&r->m[m], 2 * r->c->o.watchdog_ns);
 	if (!ret)
 		__atomic_store_n(&r->owner[m], t->idx, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->wait_since, 0, __ATOMIC_RELEASE);

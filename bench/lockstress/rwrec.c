@@ -95,11 +95,10 @@ struct writer_arg {
 static void *writer(void *arg)
 {
 	struct writer_arg *w = arg;
-	struct timespec dl = ls_rt_deadline(w->timeout_ns);
 	uint64_t t0 = ls_now();
 
 	__atomic_store_n(&w->calling, 1, __ATOMIC_RELEASE);
-	w->ret = pthread_rwlock_timedwrlock(w->rw, &dl);
+	w->ret = ls_rwlock_wrlock_for(w->rw, w->timeout_ns);
 	w->waited_ns = ls_now() - t0;
 	if (!w->ret)
 		pthread_rwlock_unlock(w->rw);
@@ -112,7 +111,6 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 	struct writer_arg w = { 0 };
 	struct rw_fact *f = add(c, "read-recursion-writer-waiting", name);
 	pthread_rwlock_t rw;
-	struct timespec dl;
 	pthread_t th;
 	uint64_t t0;
 	int ret, held = 0, i;
@@ -134,8 +132,7 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 		ls_sleep_until(ls_now() + 1000000ull);
 	ls_sleep_until(ls_now() + 20000000ull);	/* the writer is now blocked in wrlock */
 	t0 = ls_now();
-	dl = ls_rt_deadline(to);
-	ret = pthread_rwlock_timedrdlock(&rw, &dl);
+	ret = ls_rwlock_rdlock_for(&rw, to);
 	finish(c, f, ret, t0);
 	if (!ret)
 		held++;
@@ -160,7 +157,6 @@ static void same_thread(struct ls_ctx *c, const char *test, bool first_write, bo
 {
 	struct rw_fact *f = add(c, test, "rwlock");
 	pthread_rwlock_t rw;
-	struct timespec dl;
 	uint64_t t0;
 	int ret;
 
@@ -169,8 +165,8 @@ static void same_thread(struct ls_ctx *c, const char *test, bool first_write, bo
 	if (first_write ? pthread_rwlock_wrlock(&rw) : pthread_rwlock_rdlock(&rw))
 		goto out;
 	t0 = ls_now();
-	dl = ls_rt_deadline(c->o.attempt_timeout_ns);
-	ret = second_write ? pthread_rwlock_timedwrlock(&rw, &dl) : pthread_rwlock_timedrdlock(&rw, &dl);
+	ret = second_write ? ls_rwlock_wrlock_for(&rw, c->o.attempt_timeout_ns) :
+			     ls_rwlock_rdlock_for(&rw, c->o.attempt_timeout_ns);
 	finish(c, f, ret, t0);
 	if (!ret)
 		pthread_rwlock_unlock(&rw);
@@ -183,7 +179,6 @@ static void mutex_relock(struct ls_ctx *c, const char *name, int protocol, int t
 {
 	struct rw_fact *f = add(c, "mutex-relock", name);
 	pthread_mutex_t m;
-	struct timespec dl;
 	uint64_t t0;
 	int ret;
 
@@ -191,8 +186,7 @@ static void mutex_relock(struct ls_ctx *c, const char *name, int protocol, int t
 		return;
 	pthread_mutex_lock(&m);
 	t0 = ls_now();
-	dl = ls_rt_deadline(c->o.attempt_timeout_ns);
-	ret = pthread_mutex_timedlock(&m, &dl);
+	ret = ls_mutex_lock_for(&m, c->o.attempt_timeout_ns);
 	finish(c, f, ret, t0);
 	if (!ret)
 		pthread_mutex_unlock(&m);

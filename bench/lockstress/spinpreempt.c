@@ -143,9 +143,7 @@ static void sp_loop(struct sp_thr *t)
 			if (!spin_acquire(r, t))
 				break;
 		} else {
-			struct timespec dl = ls_rt_deadline(1000000000ull);
-
-			if (pthread_mutex_timedlock(&r->m, &dl)) {
+			if (ls_mutex_lock_for(&r->m, 1000000000ull)) {
 				t->timeouts++;
 				rel += period;
 				continue;

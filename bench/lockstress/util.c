@@ -95,6 +95,27 @@ struct timespec ls_rt_deadline(uint64_t timeout_ns)
 	return rtp_ns_ts(rtp_ts_ns(&ts) + timeout_ns);
 }
 
+int ls_mutex_lock_for(pthread_mutex_t *m, uint64_t timeout_ns)
+{
+	struct timespec dl = ls_rt_deadline(timeout_ns);
+
+	return pthread_mutex_timedlock(m, &dl);
+}
+
+int ls_rwlock_rdlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns)
+{
+	struct timespec dl = ls_rt_deadline(timeout_ns);
+
+	return pthread_rwlock_timedrdlock(rw, &dl);
+}
+
+int ls_rwlock_wrlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns)
+{
+	struct timespec dl = ls_rt_deadline(timeout_ns);
+
+	return pthread_rwlock_timedwrlock(rw, &dl);
+}
+
 int ls_open_self_stat(void)
 {
 	char path[64];

@@ -35,7 +35,7 @@ rtproof-audio --backend timer -D 1 --dsp-load 100 --json "$TMP/d100.json" >"$TMP
 rc=$?
 [ $rc -eq 2 ] && jq_ok "$TMP/d100.json" '.events.xruns > 0'
 ok $? "--dsp-load 100 at 64 x 2: xruns, exit 2 (got $rc, $(jq .events.xruns "$TMP/d100.json") xruns)"
-jq_ok "$TMP/d100.json" '.events.wakeups - .events.spurious_wakeups as $w |
+jq_ok "$TMP/d100.json" '(.events.wakeups - .events.spurious_wakeups) as $w |
 	([.metrics[] | select(.name == "wakeup_lateness" or .name == "buffer_margin") | .count] == [$w, $w])'
 ok $? "one lateness and one margin per wake-up: $(jq -c '[.events.wakeups, .events.spurious_wakeups, (.metrics[] | select(.name == "wakeup_lateness" or .name == "buffer_margin") | .count)]' "$TMP/d100.json") (wake-ups, spurious, lateness, margin samples)"
 jq_ok "$TMP/d100.json" '.events.xrun_list | length > 0 and

@@ -34,6 +34,8 @@ ok $? "each xrun lasted the stall minus the buffered audio (29..45 ms)"
 jq_ok "$TMP/st.json" ".events as \$e | all(\$e.stall_list[]; $OVL | .[0] |
 	.lateness_ns >= \$s.duration_ns - $P - 1000000)"
 ok $? "the wake-up that found each xrun was late by at least the stall minus a period"
+jq_ok "$TMP/st.json" ".events as \$e | all(\$e.stall_list[]; $OVL | .[0].cause == \"late-wakeup\")"
+ok $? "each stall's xrun is put down to a late wake-up, not to the work: $(jq -c '[.events.xrun_list[].cause]' "$TMP/st.json")"
 jq_ok "$TMP/st.json" ".metrics[0].max >= $S - $P - 1000000 and
 	([.metrics[0].histogram.buckets[] | select(.[0] >= $S - $P - 1000000) | .[2]] | add) >= 3"
 ok $? "the lateness histogram holds the planted delays (>= 3 samples above 33.7 ms)"

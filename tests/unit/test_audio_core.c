@@ -215,6 +215,48 @@ static void test_dsp(void)
 	   best / 1e6);
 }
 
+/* 64 x 2 at 48 kHz: a period and the slack are both 1.333 ms. */
+static void test_xrun_cause(void)
+{
+	static const struct {
+		struct audio_xrun_facts f;
+		enum audio_xrun_cause want;
+		const char *what;
+	} t[] = {
+		{ { .by_write = true, .lateness_ns = 20000, .slack_ns = 1333334, .margin_ns = 1313334,
+		    .work_ns = 1340000 }, AUDIO_CAUSE_WORK,
+		  "in time (20 us), work 1.34 ms against 1.31 ms of margin: the work" },
+		{ { .by_write = true, .lateness_ns = 1400000, .slack_ns = 1333334, .margin_ns = 0,
+		    .work_ns = 5000 }, AUDIO_CAUSE_LATE_WAKEUP,
+		  "1.4 ms late against 1.33 ms of slack: the wake-up" },
+		{ { .by_write = true, .lateness_ns = 1333334, .slack_ns = 1333334, .margin_ns = 0,
+		    .work_ns = 0 }, AUDIO_CAUSE_LATE_WAKEUP, "late by exactly the slack: the wake-up" },
+		{ { .by_write = true, .lateness_ns = 500000, .slack_ns = 1333334, .margin_ns = 833334,
+		    .work_ns = 100000 }, AUDIO_CAUSE_DEVICE,
+		  "in time, 0.1 ms of work against 0.83 ms of margin: the device" },
+		{ { .lateness_ns = 40000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 9000000, .expected_dry_ns = 10000000, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_LATE_WAKEUP, "found at the wake-up, idle before the stop: the wake-up" },
+		{ { .lateness_ns = 2000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 10000000, .expected_dry_ns = 10000000, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_WORK, "found at the wake-up, the last work still running at the stop: the work" },
+		{ { .lateness_ns = 2000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 5000000, .expected_dry_ns = 11333335, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_DEVICE, "the device stopped more than a period before its audio ran out: the device" },
+		{ { .lateness_ns = 2000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 5000000, .expected_dry_ns = 11333334, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_LATE_WAKEUP, "a period early at most (timestamp granularity): the wake-up" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ok(audio_xrun_cause(&t[i].f) == t[i].want, "xrun cause: %s (%s)", t[i].what,
+		   audio_cause_name(audio_xrun_cause(&t[i].f)));
+	ok(!strcmp(audio_cause_name(AUDIO_CAUSE_WORK), "work-overran-margin") &&
+	   !strcmp(audio_cause_name(AUDIO_CAUSE_LATE_WAKEUP), "late-wakeup") &&
+	   !strcmp(audio_cause_name(AUDIO_CAUSE_DEVICE), "device"), "cause names");
+}
+
 int main(void)
 {
 	test_conversions();
@@ -222,5 +264,6 @@ int main(void)
 	test_headline();
 	test_options();
 	test_dsp();
+	test_xrun_cause();
 	return tap_done();
 }
