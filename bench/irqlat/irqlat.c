@@ -180,30 +180,8 @@ static void summary(const struct irqlat_run *r)
 		printf("%-20s %-17s %10llu %9s %9s %9s %9s %9s\n", name, stage_span(r->src, st),
 		       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4]);
 	}
-	if (r->src == SRC_MODULE) {
-		const struct rtp_irqlat_info *e = &r->mod_end;
-
-		printf("events: fired %llu, delivered %llu, dropped (queue full) %llu, busy (line "
-		       "still masked) %llu, timer overruns %llu, unordered %llu, reader not waiting %llu\n",
-		       (unsigned long long)e->fired, (unsigned long long)e->delivered,
-		       (unsigned long long)e->dropped, (unsigned long long)e->busy,
-		       (unsigned long long)e->overruns, (unsigned long long)r->st.unordered,
-		       (unsigned long long)r->st.reader_not_waiting);
-		if (r->o.delay_set)
-			printf("planted primary-handler delay: %llu us\n",
-			       (unsigned long long)(r->o.delay_ns / 1000));
-		if (r->mod_hold_us)
-			printf("the module's hold_us is %llu us: the thread sleeps that long with the "
-			       "line masked after each event (a truth test, not a normal run)\n",
-			       (unsigned long long)r->mod_hold_us);
-	} else if (r->src == SRC_TIMERLAT) {
-		printf("user-return latency: %s\n", r->tl_user_offered ?
-		       "the kernel offers timerlat_fd; this version does not use it" :
-		       "not offered by this kernel (no osnoise/per_cpu/cpuN/timerlat_fd)");
-	} else if (r->src == SRC_RTC) {
-		printf("rtc: %lu Hz; interrupts missed by the reader %llu\n", r->rtc_hz,
-		       (unsigned long long)r->rtc_missed);
-	}
+	if (irqlat_sources[r->src]->summary)
+		irqlat_sources[r->src]->summary(r);
 }
 
 static void json_thread(struct rtp_json *j, const struct irqlat_run *r)
@@ -269,26 +247,8 @@ static void json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
 	rtp_json_bool(j, "mlockall", run->mlocked);
 	rtp_json_double(j, "max_latency_us", (double)o->max_latency_ns / 1e3);
-	if (r->src == SRC_MODULE) {
-		rtp_json_begin_object(j, "module");
-		rtp_json_string(j, "device", o->device);
-		rtp_json_uint(j, "abi", r->mod_start.abi);
-		rtp_json_uint(j, "irq", r->mod_start.irq);
-		rtp_json_uint(j, "period_ns", r->mod_start.period_ns);
-		rtp_json_uint(j, "queue_len", r->mod_start.queue_len);
-		rtp_json_uint(j, "timer_cpu", r->mod_start.cpu);
-		rtp_json_bool(j, "kernel_forces_threading", r->mod_start.force_threading);
-		rtp_json_uint(j, "hold_us", r->mod_hold_us);
-		rtp_json_end_object(j);
-	}
-	if (r->src == SRC_TIMERLAT) {
-		rtp_json_string(j, "tracefs", r->tracefs);
-		rtp_json_bool(j, "user_return_offered", r->tl_user_offered);
-	}
-	if (r->src == SRC_RTC) {
-		rtp_json_string(j, "rtc", o->rtc);
-		rtp_json_uint(j, "rtc_hz", r->rtc_hz);
-	}
+	if (irqlat_sources[r->src]->json_params)
+		irqlat_sources[r->src]->json_params(r, j);
 	json_thread(j, r);
 	json_sources(j, r);
 }
@@ -327,29 +287,7 @@ static void json_events(struct rtp_run *run, struct rtp_json *j)
 	struct irqlat_run *r = run->b;
 
 	rtp_json_uint(j, "records", r->st.records);
-	if (r->src == SRC_MODULE) {
-		const struct rtp_irqlat_info *e = &r->mod_end;
-
-		rtp_json_uint(j, "fired", e->fired);
-		rtp_json_uint(j, "delivered", e->delivered);
-		rtp_json_uint(j, "dropped", e->dropped);
-		rtp_json_uint(j, "busy", e->busy);
-		rtp_json_uint(j, "overruns", e->overruns);
-		rtp_json_uint(j, "seq_gaps", r->st.seq_gaps);
-		rtp_json_uint(j, "unordered", r->st.unordered);
-		rtp_json_uint(j, "reader_not_waiting", r->st.reader_not_waiting);
-		rtp_json_uint(j, "undelivered_at_stop",
-			      e->fired >= e->delivered + e->dropped ? e->fired - e->delivered - e->dropped : 0);
-	} else if (r->src == SRC_TIMERLAT) {
-		rtp_json_uint(j, "irq_samples", r->st.h[ST_IRQ].count);
-		rtp_json_uint(j, "thread_samples", r->st.h[ST_TOTAL].count);
-		rtp_json_uint(j, "lost_lines", r->tl_lost_lines);
-	} else if (r->src == SRC_RTC) {
-		rtp_json_uint(j, "missed", r->rtc_missed);
-		rtp_json_uint(j, "drained_at_start", r->rtc_drained);
-	} else {
-		rtp_json_uint(j, "missed", r->user_missed);
-	}
+	irqlat_sources[r->src]->json_events(r, j);
 }
 
 static void decide(struct rtp_run *run, struct rtp_verdict *v)
@@ -433,33 +371,13 @@ static int probe(struct rtp_run *run, char *why, size_t len)
 
 static int setup_source(struct irqlat_run *r)
 {
-	switch (r->src) {
-	case SRC_MODULE:
-		return irqlat_module_setup(r);
-	case SRC_TIMERLAT:
-		return irqlat_timerlat_setup(r);
-	case SRC_RTC:
-		return irqlat_rtc_setup(r);
-	default:
-		return 0;
-	}
+	return irqlat_sources[r->src]->setup ? irqlat_sources[r->src]->setup(r) : 0;
 }
 
 static void teardown_source(struct irqlat_run *r)
 {
-	switch (r->src) {
-	case SRC_MODULE:
-		irqlat_module_teardown(r);
-		break;
-	case SRC_TIMERLAT:
-		irqlat_timerlat_teardown(r);
-		break;
-	case SRC_RTC:
-		irqlat_rtc_teardown(r);
-		break;
-	default:
-		break;
-	}
+	if (irqlat_sources[r->src]->teardown)
+		irqlat_sources[r->src]->teardown(r);
 }
 
 static pthread_t thread_of(void *arg, int i)
