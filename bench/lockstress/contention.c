@@ -165,9 +165,9 @@ static void work(struct con_thread *t)
 			rng = ls_mix(rng);
 			read = (int)(rng % 100) < o->read_share;
 		}
-		t_req = ls_now();
+		t_req = rtp_now_ns(CLOCK_MONOTONIC);
 		acquire(r, kind, read);
-		t_acq = ls_now();
+		t_acq = rtp_now_ns(CLOCK_MONOTONIC);
 		rtp_hist_record(&t->wait, t_acq - t_req);
 		if (t_acq - last > t->max_gap_ns)
 			t->max_gap_ns = t_acq - last;
@@ -199,7 +199,7 @@ static void work(struct con_thread *t)
 		t->acq++;
 		ls_spin_wall(o->think_ns);
 	}
-	t->end_ns = ls_now();
+	t->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	if (t->end_ns - last > t->max_gap_ns)
 		t->max_gap_ns = t->end_ns - last;
 }
@@ -269,12 +269,12 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 			break;
 		}
 	}
-	r->start_ns = ls_now() + START_DELAY_NS;
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	rtp_gate_open(&r->gate, !ret);
 	if (!ret)
 		ls_supervise(c, r->start_ns + c->o.co.duration_ns, 100000000ull, stop_seen, r);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
 	for (i = 0; i < started; i++)
 		if (ls_join(c, cc->t[i].th, deadline))
 			rtp_error("contention: %s, thread %d did not stop (stuck in the lock)",

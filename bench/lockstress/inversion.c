@@ -106,7 +106,7 @@ static void low_loop(struct inv_run *r)
 			break;
 		if (ls_mutex_lock_for(&r->m, r->inv->period_ns))
 			continue;
-		acq = ls_now();
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		__atomic_store_n(&r->low_cpu_at_lock, clock_ns(CLOCK_THREAD_CPUTIME_ID),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&r->holding, k + 1, __ATOMIC_RELEASE);
@@ -162,9 +162,9 @@ static void high_loop(struct inv_run *r)
 
 			rem = used < o->hold_ns ? o->hold_ns - used : 0;
 		}
-		call = ls_now();
+		call = rtp_now_ns(CLOCK_MONOTONIC);
 		ret = ls_mutex_lock_for(&r->m, r->inv->period_ns);
-		acq = ls_now();
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		/* Everything in [t0, acq] is ours to run; what is not is interference. */
 		for (i = 0; i < NROLE; i++)
 			ours += clock_ns(r->clk[i]) - __atomic_load_n(&r->base_cpu[i][k & 1], __ATOMIC_ACQUIRE);
@@ -269,7 +269,7 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 	if (started < NROLE) {
 		/* The gate opened to leave: the started threads return. */
 		for (i = 0; i < started; i++)
-			ls_join(c, r->th[i], ls_now() + 1000000000ull);
+			ls_join(c, r->th[i], rtp_now_ns(CLOCK_MONOTONIC) + 1000000000ull);
 		if (!c->abandoned) {
 			rtp_gate_destroy(&r->gate);
 			pthread_mutex_destroy(&r->m);
@@ -291,19 +291,19 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 				 role_names[i]);
 		}
 	}
-	t_begin = ls_now();
+	t_begin = rtp_now_ns(CLOCK_MONOTONIC);
 	r->start_ns = t_begin + START_DELAY_NS;
 	rtp_gate_open(&r->gate, !ret);	/* on an error, the threads leave */
 	deadline = r->start_ns + c->o.iterations * inv->period_ns + inv->period_ns;
 	ls_supervise(c, deadline, 50000000ull, all_done, r);
 	/* Every wait in the threads is bounded by a period. */
-	deadline = ls_now() + 3 * inv->period_ns + 1000000000ull;
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 3 * inv->period_ns + 1000000000ull;
 	for (i = 0; i < NROLE; i++)
 		if (ls_join(c, r->th[i], deadline)) {
 			rtp_warn("inversion: the %s thread did not end", role_names[i]);
 			ret = ret ? ret : -ETIMEDOUT;
 		}
-	p->duration_s = (double)(ls_now() - r->start_ns) / 1e9;
+	p->duration_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	p->ran = !ret || ret == -ETIMEDOUT;
 	if (c->abandoned)
 		return ret;	/* threads may still use r */

@@ -79,7 +79,7 @@ static void load_stop(struct ls_ctx *c)
 
 	__atomic_store_n(&c->load_stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < c->nload; i++)
-		ls_join(c, c->load_th[i], ls_now() + 2000000000ull);
+		ls_join(c, c->load_th[i], rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull);
 	free(c->load_th);
 	c->load_th = NULL;
 }
@@ -249,7 +249,7 @@ static int run_scenarios(struct rtp_run *run)
 	}
 	c->load_args = load_start(c, &c->load_cpus);
 
-	c->start_ns = ls_now();
+	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	run->stopped_by = "end";
 	for (i = 0; i < c->o.nscen && !ls_stopped(c) && !c->abandoned; i++) {
 		const struct ls_scenario_ops *ops = scenario_ops[c->o.scen[i]];
@@ -264,7 +264,7 @@ static int run_scenarios(struct rtp_run *run)
 		if (ret)
 			rtp_error("%s: %s", ops->name, strerror(-ret));
 	}
-	end_ns = ls_now();
+	end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	load_stop(c);
 	if (c->signal)
 		run->stopped_by = "signal";

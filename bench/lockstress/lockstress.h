@@ -183,13 +183,6 @@ static inline uint64_t ls_mix(uint64_t x)
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
 	return x ^ (x >> 31);
 }
-static inline uint64_t ls_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 /* Writes one metric object: name, unit, extra fields by the callback, histogram. */
 void ls_json_metric_begin(struct rtp_json *j, const char *name);
 void ls_json_metric_end(struct rtp_json *j, const struct rtp_hist *h);

@@ -90,16 +90,16 @@ static void pc_work(struct pc_thr *t)
 
 	ls_sleep_until(r->start_ns);
 	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
-		uint64_t t_req = ls_now(), t_acq, cnt;
+		uint64_t t_req = rtp_now_ns(CLOCK_MONOTONIC), t_acq, cnt;
 		int cpu = sched_getcpu();
 		struct pc_slot *s = r->var == PC_GLOBAL ? &r->global : slot_of(r, cpu);
 
 		if (r->var == PC_ATOMIC) {
 			__atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
-			t_acq = ls_now();
+			t_acq = rtp_now_ns(CLOCK_MONOTONIC);
 		} else {
 			pthread_mutex_lock(&s->m);
-			t_acq = ls_now();
+			t_acq = rtp_now_ns(CLOCK_MONOTONIC);
 			cnt = __atomic_load_n(&s->count, __ATOMIC_RELAXED);
 			if (broken)
 				pthread_mutex_unlock(&s->m);	/* the planted bug */
@@ -117,7 +117,7 @@ static void pc_work(struct pc_thr *t)
 		last = cpu;
 		ls_spin_wall(o->think_ns);
 	}
-	t->end_ns = ls_now();
+	t->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 }
 
 static void *pc_thread(void *arg)
@@ -204,12 +204,12 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 				  strerror(-ret));
 			__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		}
-	r->start_ns = ls_now() + START_DELAY_NS;
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	rtp_gate_open(&r->gate, !ret);
 	if (!ret)
 		ls_supervise(c, r->start_ns + c->o.co.duration_ns, 5000000ull, migrate, r);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
 	for (i = 0; i < started; i++)
 		if (ls_join(c, r->t[i].th, deadline))
 			rtp_error("percpu: %s, thread %d did not stop", var_names[var], i);

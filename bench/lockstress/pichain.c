@@ -85,7 +85,7 @@ static int tlock(struct pic_run *r, struct pic_thr *t, int m)
 	int ret;
 
 	__atomic_store_n(&t->waiting_on, m, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->wait_since, ls_now(), __ATOMIC_RELEASE);
+	__atomic_store_n(&t->wait_since, rtp_now_ns(CLOCK_MONOTONIC), __ATOMIC_RELEASE);
 	/* Twice the watchdog: it fires first and sees the graph intact. */
 	ret = ls_mutex_lock_for(&r->m[m], 2 * r->c->o.watchdog_ns);
 	if (!ret)
@@ -152,7 +152,7 @@ static void bottom_loop(struct pic_run *r, struct pic_thr *t)
 			break;
 		if (tlock(r, t, me))
 			continue;
-		if (ls_now() - t0 < pc->step_ns)
+		if (rtp_now_ns(CLOCK_MONOTONIC) - t0 < pc->step_ns)
 			__atomic_store_n(&r->ok_round, k + 1, __ATOMIC_RELEASE);
 		ls_burn_cpu(o->hold_ns, NULL);
 		prio = ls_effective_prio(fd);
@@ -188,7 +188,7 @@ static void link_loop(struct pic_run *r, struct pic_thr *t)
 			continue;
 		}
 		ret = tlock(r, t, t->idx + 1);
-		acq = ls_now();
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		inter = t->idx ? 0 : interference(r, k, t0, acq);
 		if (!ret) {
 			ls_burn_cpu(LINK_CS_NS, NULL);
@@ -301,7 +301,7 @@ static int watchdog(void *arg)
 {
 	struct pic_run *r = arg;
 	struct ls_pichain *pc = r->pc;
-	uint64_t now = ls_now(), oldest = 0;
+	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), oldest = 0;
 	int i, who = -1;
 	bool all = true;
 
@@ -388,7 +388,7 @@ static int pic_run_fn(struct ls_ctx *c)
 	if (started <= pc->n) {
 		/* The gate opened to leave: the started threads return. */
 		for (i = 0; i < started; i++)
-			ls_join(c, r->t[i].th, ls_now() + 1000000000ull);
+			ls_join(c, r->t[i].th, rtp_now_ns(CLOCK_MONOTONIC) + 1000000000ull);
 		if (!c->abandoned) {
 			rtp_gate_destroy(&r->gate);
 			for (i = 0; i < pc->n; i++)
@@ -410,17 +410,17 @@ static int pic_run_fn(struct ls_ctx *c)
 			r->t[0].err = pc->err;	/* the threads see it and leave */
 		}
 	}
-	r->start_ns = ls_now() + START_DELAY_NS;
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	rtp_gate_open(&r->gate, !pc->err);
 	deadline = r->start_ns + (c->o.iterations + 1) * pc->period_ns + 2 * c->o.watchdog_ns;
 	if (!pc->err)
 		ls_supervise(c, deadline, TICK_NS, watchdog, r);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2 * c->o.watchdog_ns + pc->period_ns + 1000000000ull;
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2 * c->o.watchdog_ns + pc->period_ns + 1000000000ull;
 	for (i = 0; i <= pc->n; i++)
 		if (ls_join(c, r->t[i].th, deadline))
 			rtp_warn("pi-chain: thread %d did not end", i);
-	pc->duration_s = (double)(ls_now() - r->start_ns) / 1e9;
+	pc->duration_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	if (c->abandoned)
 		return 0;
 	rtp_gate_destroy(&r->gate);

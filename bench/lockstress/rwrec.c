@@ -64,7 +64,7 @@ static struct rw_fact *add(struct ls_ctx *c, const char *test, const char *lock)
 static void finish(struct ls_ctx *c, struct rw_fact *f, int ret, uint64_t t0)
 {
 	f->ret = ret;
-	f->elapsed_ns = ls_now() - t0;
+	f->elapsed_ns = rtp_now_ns(CLOCK_MONOTONIC) - t0;
 	f->bounded = f->elapsed_ns <= c->o.attempt_timeout_ns + SLACK_NS;
 	if (!f->bounded)
 		c->rwr->overruns++;
@@ -95,11 +95,11 @@ struct writer_arg {
 static void *writer(void *arg)
 {
 	struct writer_arg *w = arg;
-	uint64_t t0 = ls_now();
+	uint64_t t0 = rtp_now_ns(CLOCK_MONOTONIC);
 
 	__atomic_store_n(&w->calling, 1, __ATOMIC_RELEASE);
 	w->ret = ls_rwlock_wrlock_for(w->rw, w->timeout_ns);
-	w->waited_ns = ls_now() - t0;
+	w->waited_ns = rtp_now_ns(CLOCK_MONOTONIC) - t0;
 	if (!w->ret)
 		pthread_rwlock_unlock(w->rw);
 	return NULL;
@@ -127,11 +127,11 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 		c->rwr->errors++;
 		goto out_unlock;
 	}
-	t0 = ls_now();
-	while (!__atomic_load_n(&w.calling, __ATOMIC_ACQUIRE) && ls_now() - t0 < to)
-		ls_sleep_until(ls_now() + 1000000ull);
-	ls_sleep_until(ls_now() + 20000000ull);	/* the writer is now blocked in wrlock */
-	t0 = ls_now();
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
+	while (!__atomic_load_n(&w.calling, __ATOMIC_ACQUIRE) && rtp_now_ns(CLOCK_MONOTONIC) - t0 < to)
+		ls_sleep_until(rtp_now_ns(CLOCK_MONOTONIC) + 1000000ull);
+	ls_sleep_until(rtp_now_ns(CLOCK_MONOTONIC) + 20000000ull);	/* the writer is now blocked in wrlock */
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
 	ret = ls_rwlock_rdlock_for(&rw, to);
 	finish(c, f, ret, t0);
 	if (!ret)
@@ -139,7 +139,7 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 	for (i = 0; i < held; i++)
 		pthread_rwlock_unlock(&rw);
 	held = 0;
-	if (ls_join(c, th, ls_now() + w.timeout_ns + SLACK_NS)) {
+	if (ls_join(c, th, rtp_now_ns(CLOCK_MONOTONIC) + w.timeout_ns + SLACK_NS)) {
 		snprintf(f->writer, sizeof(f->writer), "stuck");
 		return;		/* the writer still uses rw: leave it */
 	}
@@ -164,7 +164,7 @@ static void same_thread(struct ls_ctx *c, const char *test, bool first_write, bo
 		return;
 	if (first_write ? pthread_rwlock_wrlock(&rw) : pthread_rwlock_rdlock(&rw))
 		goto out;
-	t0 = ls_now();
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
 	ret = second_write ? ls_rwlock_wrlock_for(&rw, c->o.attempt_timeout_ns) :
 			     ls_rwlock_rdlock_for(&rw, c->o.attempt_timeout_ns);
 	finish(c, f, ret, t0);
@@ -185,7 +185,7 @@ static void mutex_relock(struct ls_ctx *c, const char *name, int protocol, int t
 	if (!f || ls_mutex_init(&m, protocol, 0, type))
 		return;
 	pthread_mutex_lock(&m);
-	t0 = ls_now();
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
 	ret = ls_mutex_lock_for(&m, c->o.attempt_timeout_ns);
 	finish(c, f, ret, t0);
 	if (!ret)

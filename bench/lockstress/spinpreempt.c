@@ -92,7 +92,7 @@ static bool sp_stop(const struct sp_run *r)
 static bool spin_acquire(struct sp_run *r, struct sp_thr *t)
 {
 	const uint64_t timeout = r->c->o.spin_timeout_ns;
-	uint64_t start = ls_now(), now;
+	uint64_t start = rtp_now_ns(CLOCK_MONOTONIC), now;
 	unsigned n = 0;
 	int expect;
 
@@ -105,7 +105,7 @@ static bool spin_acquire(struct sp_run *r, struct sp_thr *t)
 		__builtin_ia32_pause();
 		if (++n & 63)
 			continue;
-		now = ls_now();
+		now = rtp_now_ns(CLOCK_MONOTONIC);
 		if (now - start < timeout)
 			continue;
 		/* The holder cannot run while we spin above it: back off. */
@@ -119,9 +119,9 @@ static bool spin_acquire(struct sp_run *r, struct sp_thr *t)
 
 			clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 		}
-		start = ls_now();
+		start = rtp_now_ns(CLOCK_MONOTONIC);
 	}
-	now = ls_now();
+	now = rtp_now_ns(CLOCK_MONOTONIC);
 	if (now - start > t->longest_spin_ns)
 		t->longest_spin_ns = now - start;
 	return true;
@@ -149,7 +149,7 @@ static void sp_loop(struct sp_thr *t)
 				continue;
 			}
 		}
-		acq = ls_now();
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		before = nivcsw();
 		ls_burn_cpu(SP_CS_NS, NULL);
 		if (nivcsw() != before)
@@ -161,7 +161,7 @@ static void sp_loop(struct sp_thr *t)
 		rtp_hist_record(&t->wait, acq - rel);
 		t->acq++;
 		rel += period;
-		now = ls_now();
+		now = rtp_now_ns(CLOCK_MONOTONIC);
 		if (now > rel) {
 			uint64_t k = (now - rel) / period + 1;
 
@@ -227,16 +227,16 @@ static int run_variant(struct ls_ctx *c, struct ls_spinpreempt *sp, int var)
 				 v->t[i].prio, sp->cpu);
 			__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		}
-	r->start_ns = ls_now() + START_DELAY_NS;
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	rtp_gate_open(&r->gate, !ret);
 	if (!ret)
 		ls_supervise(c, r->start_ns + c->o.co.duration_ns, 100000000ull, NULL, NULL);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2000000000ull;
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull;
 	for (i = 0; i < started; i++)
 		if (ls_join(c, v->t[i].th, deadline))
 			rtp_warn("spin-preempt: thread %d did not end", i);
-	v->elapsed_s = (double)(ls_now() - r->start_ns) / 1e9;
+	v->elapsed_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	if (c->abandoned)
 		return ret;
 	rtp_hist_init(&v->all);

@@ -58,8 +58,8 @@ void ls_spin_wall(uint64_t ns)
 
 	if (!ns)
 		return;
-	start = ls_now();
-	while (ls_now() - start < ns)
+	start = rtp_now_ns(CLOCK_MONOTONIC);
+	while (rtp_now_ns(CLOCK_MONOTONIC) - start < ns)
 		__asm__ __volatile__("" ::: "memory");
 }
 
@@ -74,7 +74,7 @@ void ls_sleep_until(uint64_t t_ns)
 bool ls_sleep_until_or(uint64_t t_ns, const int *stop1, const int *stop2)
 {
 	for (;;) {
-		uint64_t now = ls_now(), next;
+		uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), next;
 
 		if ((stop1 && __atomic_load_n(stop1, __ATOMIC_RELAXED)) ||
 		    (stop2 && __atomic_load_n(stop2, __ATOMIC_RELAXED)))
@@ -177,7 +177,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 		 int (*done)(void *arg), void *arg)
 {
 	for (;;) {
-		uint64_t now = ls_now(), wait = tick_ns;
+		uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), wait = tick_ns;
 		int ret;
 
 		if (done) {
@@ -202,7 +202,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 
 int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns)
 {
-	uint64_t now = ls_now();
+	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC);
 	struct timespec ts = ls_rt_deadline(deadline_ns > now ? deadline_ns - now : 0);
 	int ret;
 

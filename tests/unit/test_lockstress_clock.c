@@ -56,7 +56,7 @@ struct waiter {
 static void *wait_thread(void *arg)
 {
 	struct waiter *w = arg;
-	uint64_t t0 = ls_now();
+	uint64_t t0 = rtp_now_ns(CLOCK_MONOTONIC);
 
 	switch (w->what) {
 	case MUTEX:
@@ -75,7 +75,7 @@ static void *wait_thread(void *arg)
 			pthread_rwlock_unlock(w->rw);
 		break;
 	}
-	w->waited_ns = ls_now() - t0;
+	w->waited_ns = rtp_now_ns(CLOCK_MONOTONIC) - t0;
 	return NULL;
 }
 
@@ -102,7 +102,7 @@ static void one(enum what what, int64_t offset_ns, const char *step)
 	else
 		pthread_rwlock_wrlock(&rw);
 	realtime_offset_ns = offset_ns;
-	t0 = ls_now();
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
 	if (pthread_create(&th, NULL, wait_thread, &w)) {
 		ok(0, "%s: cannot start the waiter", names[what]);
 		goto out;
@@ -126,7 +126,7 @@ out:
 static void *sleeper(void *arg)
 {
 	(void)arg;
-	ls_sleep_until(ls_now() + RELEASE_NS);
+	ls_sleep_until(rtp_now_ns(CLOCK_MONOTONIC) + RELEASE_NS);
 	return NULL;
 }
 
@@ -143,9 +143,9 @@ static void join(int64_t offset_ns, const char *step)
 		return;
 	}
 	realtime_offset_ns = offset_ns;
-	t0 = ls_now();
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
 	ret = ls_join(c, th, t0 + TIMEOUT_NS);
-	waited = ls_now() - t0;
+	waited = rtp_now_ns(CLOCK_MONOTONIC) - t0;
 	realtime_offset_ns = 0;
 	ok(ret == -ETIMEDOUT && waited >= TIMEOUT_NS && waited < TIMEOUT_NS + 500000000ull,
 	   "join, wall clock %s: a thread still running is given up after 300 ms (%s after %.1f ms)",
