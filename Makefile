@@ -169,7 +169,7 @@ tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all $(TOOL_BINS)
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
 
 # ---- benchmarks (figures, not pass/fail) -------------------------------
-bench: bench-hist
+bench: bench-hist bench-driver
 bench-hist: $(O)/tests/bench/bench_hist
 	$(O)/tests/bench/bench_hist
 $(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
@@ -177,6 +177,9 @@ $(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 bench-cyclic: all $(O)/tests/bench/bench_hist
 	scripts/bench-cyclic $(BENCH_ARGS)
+# The driver's fixed cost: rtproof-cyclic -l 100 -i 200 (20 ms of work) in wall time.
+bench-driver: all
+	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-driver
 
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
@@ -197,6 +200,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic run install clean
+	bench-cyclic bench-driver run install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
