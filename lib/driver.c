@@ -48,7 +48,7 @@ void rtp_run_usage(const struct rtp_bench_ops *ops, FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: %s [options]\n%s\n%s", ops->tool, ops->synopsis, ops->help);
+	fprintf(f, "Usage: %s [options]\n\n%s\nOptions:\n%s", ops->tool, ops->synopsis, ops->help);
 	for (i = 0; i < NCOMMON; i++) {
 		const struct rtp_common_opt *c = &common_opts[i];
 		char left[40];
