@@ -52,7 +52,9 @@ rtp_results_dir() {
 # directory, every completed round of a loop adds a line to
 # RTP_LOAD_MARKS/load.KIND (rtp_load_rounds prints the counts).
 RTP_LOAD_PIDS=
-_rtp_bg() { "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"; }
+# Each generator in a session of its own, so that stopping it ends its
+# children too (and nobody else's hackbench).
+_rtp_bg() { setsid "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"; }
 _rtp_mark() { [ -z "${RTP_LOAD_MARKS:-}" ] || echo >>"$RTP_LOAD_MARKS/load.$1"; }
 _rtp_loop() { # KIND PAUSE COMMAND...: the command again and again, each round
 	# marked, then PAUSE seconds (0: none)
@@ -95,17 +97,16 @@ rtp_load_start() {
 	esac
 }
 
-# rtp_load_stop: ends what rtp_load_start started.
+# rtp_load_stop: ends what rtp_load_start started, each generator's whole
+# process group (its loop and the round it was running).
 rtp_load_stop() {
 	for _p in $RTP_LOAD_PIDS; do
-		kill "$_p" 2>/dev/null
+		kill -TERM -- "-$_p" 2>/dev/null || kill -TERM "$_p" 2>/dev/null
 	done
 	for _p in $RTP_LOAD_PIDS; do
 		wait "$_p" 2>/dev/null
 	done
 	RTP_LOAD_PIDS=
-	# the loops' children (each ended with its loop's next round otherwise)
-	pkill -x hackbench 2>/dev/null || killall hackbench 2>/dev/null
 	return 0
 }
 
