@@ -9,64 +9,6 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "run.h"
-
-static mode_t a_umask(void)
-{
-	mode_t m = umask(022);
-
-	umask(m);
-	return m;
-}
-
-const char *rtp_status_name(enum rtp_status s)
-{
-	switch (s) {
-	case RTP_PASS: return "pass";
-	case RTP_FAIL: return "fail";
-	case RTP_SKIP: return "skip";
-	default: return "error";
-	}
-}
-
-int rtp_status_exit(enum rtp_status s)
-{
-	switch (s) {
-	case RTP_PASS: return RTP_EXIT_PASS;
-	case RTP_FAIL: return RTP_EXIT_FAIL;
-	case RTP_SKIP: return RTP_EXIT_SKIP;
-	default: return RTP_EXIT_ERROR;
-	}
-}
-
-void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
-		       double limit, double observed, const char *unit)
-{
-	struct rtp_criterion *c;
-	bool pass;
-
-	if (!strcmp(op, "<="))
-		pass = observed <= limit;
-	else if (!strcmp(op, ">="))
-		pass = observed >= limit;
-	else if (!strcmp(op, "<"))
-		pass = observed < limit;
-	else if (!strcmp(op, ">"))
-		pass = observed > limit;
-	else
-		pass = observed == limit;
-	if (!pass && v->status == RTP_PASS)
-		v->status = RTP_FAIL;
-	if (v->ncriteria >= RTP_MAX_CRITERIA)
-		return;
-	c = &v->criteria[v->ncriteria++];
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	snprintf(c->op, sizeof(c->op), "%s", op);
-	snprintf(c->unit, sizeof(c->unit), "%s", unit);
-	c->limit = limit;
-	c->observed = observed;
-	c->pass = pass;
-}
 
 void rtp_format_utc(const struct timespec *ts, char *buf, size_t len)
 {
@@ -74,73 +16,6 @@ void rtp_format_utc(const struct timespec *ts, char *buf, size_t len)
 
 	gmtime_r(&ts->tv_sec, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-int rtp_afile_open(struct rtp_afile *a, const char *path)
-{
-	int fd;
-
-	memset(a, 0, sizeof(*a));
-	if (!strcmp(path, "-")) {
-		a->to_stdout = true;
-		a->f = stdout;
-		return 0;
-	}
-	if (!*path)
-		return -ENOENT;
-	if (strlen(path) >= sizeof(a->path))
-		return -ENAMETOOLONG;
-	snprintf(a->path, sizeof(a->path), "%s", path);
-	snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.XXXXXX", path);
-	fd = mkostemp(a->tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* mkstemp's 0600 would hide results from other users: 0644 as umask allows. */
-	if (fchmod(fd, 0644 & ~a_umask())) {
-		/* harmless: the file stays private */
-	}
-	a->f = fdopen(fd, "w");
-	if (!a->f) {
-		int err = -errno;
-
-		close(fd);
-		unlink(a->tmp);
-		return err;
-	}
-	return 0;
-}
-
-int rtp_afile_commit(struct rtp_afile *a)
-{
-	int err = 0;
-
-	if (a->to_stdout)
-		return fflush(stdout) ? -EIO : 0;
-	if (!a->f)
-		return -EBADF;
-	if (ferror(a->f))
-		err = -EIO;
-	if (fflush(a->f) && !err)
-		err = -errno;
-	if (!err && fsync(fileno(a->f)))
-		err = -errno;
-	if (fclose(a->f) && !err)
-		err = -errno;
-	a->f = NULL;
-	if (!err && rename(a->tmp, a->path))
-		err = -errno;
-	if (err)
-		unlink(a->tmp);
-	return err;
-}
-
-void rtp_afile_abort(struct rtp_afile *a)
-{
-	if (a->to_stdout || !a->f)
-		return;
-	fclose(a->f);
-	a->f = NULL;
-	unlink(a->tmp);
 }
 
 int rtp_result_open(struct rtp_result *r, const char *path)
@@ -237,48 +112,6 @@ int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_
 void rtp_result_abort(struct rtp_result *r)
 {
 	rtp_afile_abort(&r->file);
-}
-
-int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start,
-		  struct rtp_result *res, const char *json)
-{
-	int ret;
-
-	ret = rtp_signals_block(sigs);
-	if (ret) {
-		rtp_error("cannot block signals: %s", strerror(-ret));
-		return RTP_EXIT_ERROR;
-	}
-	rtp_sysinfo_read(si);
-	clock_gettime(CLOCK_REALTIME, start);
-	if (json) {
-		ret = rtp_result_open(res, json);
-		if (ret) {
-			rtp_error("--json %s: cannot create: %s", json, strerror(-ret));
-			return RTP_EXIT_ERROR;
-		}
-	}
-	return 0;
-}
-
-int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *const argv[],
-		    const struct rtp_sysinfo *si, const struct timespec *start, const char *why,
-		    void (*params)(struct rtp_json *j, const void *arg), const void *arg)
-{
-	struct rtp_verdict v = { .status = RTP_SKIP };
-
-	snprintf(v.reason, sizeof(v.reason), "%s", why);
-	rtp_result_header(res, tool, argc, argv, si, start);
-	if (params) {
-		rtp_json_begin_object(&res->json, "params");
-		params(&res->json, arg);
-		rtp_json_end_object(&res->json);
-	}
-	rtp_json_begin_array(&res->json, "metrics");
-	rtp_json_end_array(&res->json);
-	if (rtp_result_commit(res, 0, &v))
-		rtp_error("--json %s: cannot write", res->file.to_stdout ? "-" : res->file.path);
-	return RTP_EXIT_SKIP;
 }
 
 struct bucket_ctx {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sysinfo.h"
+#include "kconfig.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -162,44 +163,39 @@ void rtp_preempt_model(const struct rtp_preempt_evidence *ev,
 }
 
 /* Only the PREEMPT lines of the kernel config matter: keep them small. */
+struct config_buf {
+	char *buf;
+	size_t used, cap;
+};
+
+static int config_line(const char *text, void *arg)
+{
+	struct config_buf *c = arg;
+	size_t n = strlen(text);
+
+	if (strncmp(text, "CONFIG_PREEMPT", 14))
+		return 0;
+	if (c->used + n + 2 > c->cap)
+		return 1;
+	memcpy(c->buf + c->used, text, n);
+	c->used += n;
+	c->buf[c->used++] = '\n';
+	c->buf[c->used] = '\0';
+	return 0;
+}
+
 static char *read_config(const char *release)
 {
-	char path[512], cmd[600], line[256];
-	size_t cap = 4096, used = 0;
-	char *buf;
-	FILE *f;
-	bool piped = false;
+	struct config_buf c = { malloc(4096), 0, 4096 };
 
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	f = fopen(path, "re");
-	if (!f && access("/proc/config.gz", R_OK) == 0) {
-		snprintf(cmd, sizeof(cmd), "gzip -dc /proc/config.gz 2>/dev/null");
-		f = popen(cmd, "re");
-		piped = f != NULL;
-	}
-	if (!f)
+	if (!c.buf)
 		return NULL;
-	buf = malloc(cap);
-	if (!buf)
-		goto out_close;
-	buf[0] = '\0';
-	while (fgets(line, sizeof(line), f)) {
-		size_t n;
-
-		if (strncmp(line, "CONFIG_PREEMPT", 14))
-			continue;
-		n = strlen(line);
-		if (used + n + 1 > cap)
-			break;
-		memcpy(buf + used, line, n + 1);
-		used += n;
+	c.buf[0] = '\0';
+	if (rtp_kconfig_foreach(release, config_line, &c)) {
+		free(c.buf);
+		return NULL;
 	}
-out_close:
-	if (piped)
-		pclose(f);
-	else
-		fclose(f);
-	return buf;
+	return c.buf;
 }
 
 static void read_cpu_model(struct rtp_sysinfo *si)

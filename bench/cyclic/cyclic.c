@@ -2,9 +2,11 @@
 /* rtproof-cyclic: setup, the run's supervision, and the report. */
 #include "cyclic.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "driver.h"
+#include "gate.h"
 #include "log.h"
 #include "opt.h"
 #include "result.h"
@@ -20,41 +24,29 @@
 #include "sysinfo.h"
 
 #define TOOL "rtproof-cyclic"
-#define START_DELAY_NS	20000000ull	/* first release, after every thread is set up */
+/*
+ * The first release, after every thread is set up and waiting at the gate:
+ * time for them to wake from it (a late one counts the releases it passed
+ * as missed).
+ */
+#define START_DELAY_NS	2000000ull
 #define THREAD_STACK	(512 * 1024)
 #define TICK_NS		250000000ull	/* live display and stop checks */
 
 struct cyclic_run {
+	struct rtp_hist all;		/* large, first */
+	struct rtp_hist snap;		/* the live display's copy */
 	struct cyclic_opts o;
 	struct cyclic_shared sh;
 	struct cyclic_thread *t;
 	int n;
-	struct rtp_hist all;
-	struct rtp_sysinfo si;
-	struct timespec wall_start;
-	uint64_t end_ns;
-	const char *stopped_by;
-	char stop_detail[64];
-	bool mlocked;
+	struct rtp_run *run;
+	bool set_up;
 	int dma_fd;
-	struct rusage ru;
+	struct rtp_afile hist;
+	bool have_hist;
 	int live_lines;
-	struct rtp_hist snap;		/* the live display's copy */
 };
-
-/* Lets the threads through the start gate (told to stop, or to start). */
-static void gate_open(struct cyclic_shared *sh)
-{
-	pthread_mutex_lock(&sh->gate_lock);
-	sh->open = true;
-	pthread_cond_broadcast(&sh->gate_cond);
-	pthread_mutex_unlock(&sh->gate_lock);
-}
-
-static void noop_handler(int sig)
-{
-	(void)sig;
-}
 
 /* µs text for humans: upper statistics round up, the minimum rounds down. */
 static void fmt_lat(const struct cyclic_opts *o, char *buf, size_t len, uint64_t ns, bool up)
@@ -152,28 +144,36 @@ static uint64_t total_missed(const struct cyclic_run *r)
 	return m;
 }
 
-static void summary(const struct cyclic_run *r, double secs)
+static void summary(const struct cyclic_run *r)
 {
+	double secs = r->run->duration_s;
 	const char *u = r->o.nsecs ? "ns" : "us";
-	char a[16], b[16], interval[24];
+	char a[16], b[16], interval[24], policy[16];
 	int i;
 
 	rtp_format_ns(r->o.interval_ns, interval, sizeof(interval));
+	snprintf(policy, sizeof(policy), "%s", rtp_policy_name(r->o.policy));
+	for (i = 0; policy[i]; i++)
+		policy[i] = (char)toupper((unsigned char)policy[i]);
 	printf("\n%s: %d thread%s, SCHED_%s %d, interval %s, %.3f s, stopped by %s%s\n",
-	       TOOL, r->n, r->n == 1 ? "" : "s", r->o.policy == SCHED_FIFO ? "FIFO" :
-	       r->o.policy == SCHED_RR ? "RR" : r->o.policy == SCHED_OTHER ? "OTHER" :
-	       rtp_policy_name(r->o.policy), r->o.priority, interval, secs, r->stopped_by,
-	       r->stop_detail);
-	printf("kernel %s (preempt %s, from %s), clocksource %s%s\n", r->si.kernel_release,
-	       r->si.preempt, r->si.preempt_source, r->si.clocksource,
-	       r->si.virtualized ? ", virtualized" : "");
+	       TOOL, r->n, r->n == 1 ? "" : "s", policy, r->o.priority, interval, secs, r->run->stopped_by,
+	       r->run->stop_detail);
+	printf("kernel %s (preempt %s, from %s), clocksource %s%s\n", r->run->si.kernel_release,
+	       r->run->si.preempt, r->run->si.preempt_source, r->run->si.clocksource,
+	       r->run->si.virtualized ? ", virtualized" : "");
+	if (r->o.policy == SCHED_DEADLINE)
+		printf("SCHED_DEADLINE threads run unpinned: a deadline task's affinity must span "
+		       "its root domain\n");
 	printf("%4s %4s %10s %9s %9s %9s %9s %9s %9s %9s %8s\n", "T", "CPU", "samples",
 	       "min", "avg", "p50", "p99", "p99.9", "p99.99", "max", "missed");
 	printf("%4s %4s %10s %9s %9s %9s %9s %9s %9s %9s %8s\n", "", "", "", u, u, u, u, u, u, u,
 	       "periods");
 	for (i = 0; i < r->n; i++) {
 		snprintf(a, sizeof(a), "%d", i);
-		snprintf(b, sizeof(b), "%d", r->t[i].cpu);
+		if (r->t[i].cpu < 0)
+			snprintf(b, sizeof(b), "-");
+		else
+			snprintf(b, sizeof(b), "%d", r->t[i].cpu);
 		print_row(r, a, b, &r->t[i].hist, r->t[i].missed);
 	}
 	if (r->n > 1)
@@ -235,31 +235,31 @@ static void write_histfile(const struct cyclic_run *r, FILE *f)
 	fprintf(f, "\n# Units: bucket = 1 us of wake-up latency (truncated), Max rounded up\n");
 }
 
-static void write_json(struct cyclic_run *r, struct rtp_result *res, int argc, char **argv)
+static void json_params(struct rtp_run *run, struct rtp_json *j)
 {
-	struct rtp_json *j = &res->json;
+	struct cyclic_run *r = run->b;
 	const struct cyclic_opts *o = &r->o;
 	char cpus[256];
-	int i;
 
-	rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
 	rtp_format_cpulist(&o->cpus, cpus, sizeof(cpus));
-	rtp_json_begin_object(j, "params");
 	rtp_json_string(j, "policy", rtp_policy_name(o->policy));
 	rtp_json_int(j, "priority", o->priority);
 	rtp_json_double(j, "interval_us", (double)o->interval_ns / 1e3);
 	rtp_json_double(j, "distance_us", (double)o->distance_ns / 1e3);
 	rtp_json_uint(j, "loops", o->loops);
-	if (o->duration_ns)
-		rtp_json_double(j, "duration_s", (double)o->duration_ns / 1e9);
+	if (o->co.duration_ns)
+		rtp_json_double(j, "duration_s", (double)o->co.duration_ns / 1e9);
 	else
 		rtp_json_null(j, "duration_s");
 	rtp_json_int(j, "threads", r->n);
 	rtp_json_string(j, "cpus", cpus);
+	rtp_json_string(j, "placement", o->policy == SCHED_DEADLINE ?
+			"unpinned (SCHED_DEADLINE: affinity spans the root domain)" :
+			"pinned, one CPU per thread");
 	rtp_json_string(j, "timer", o->timer == CYCLIC_TIMERFD ? "timerfd" :
 			o->relative ? "nanosleep-relative" : "nanosleep-absolute");
 	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
-	rtp_json_bool(j, "mlockall", r->mlocked);
+	rtp_json_bool(j, "mlockall", run->mlocked);
 	if (r->dma_fd >= 0)
 		rtp_json_int(j, "cpu_dma_latency_us", o->dma_latency_us);
 	else
@@ -268,13 +268,13 @@ static void write_json(struct cyclic_run *r, struct rtp_result *res, int argc, c
 	rtp_json_double(j, "max_latency_us", (double)o->max_latency_ns / 1e3);
 	rtp_json_double(j, "breaktrace_us", (double)o->breaktrace_ns / 1e3);
 	rtp_json_double(j, "spike_us", (double)o->spike_ns / 1e3);
-	rtp_json_end_object(j);
+}
 
-	rtp_json_begin_object(j, "load");
-	rtp_json_string(j, "name", o->load);
-	rtp_json_end_object(j);
+static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+{
+	struct cyclic_run *r = run->b;
+	int i;
 
-	rtp_json_begin_array(j, "metrics");
 	for (i = 0; i <= r->n; i++) {
 		bool all = i == r->n;
 		const struct rtp_hist *h = all ? &r->all : &r->t[i].hist;
@@ -286,29 +286,32 @@ static void write_json(struct cyclic_run *r, struct rtp_result *res, int argc, c
 			rtp_json_string(j, "cpu", "all");
 			rtp_json_string(j, "thread", "all");
 		} else {
-			rtp_json_int(j, "cpu", r->t[i].cpu);
+			if (r->t[i].cpu < 0)
+				rtp_json_string(j, "cpu", "any");
+			else
+				rtp_json_int(j, "cpu", r->t[i].cpu);
 			rtp_json_int(j, "thread", i);
 		}
 		rtp_json_hist(j, h, true);
 		rtp_json_uint(j, "missed", all ? total_missed(r) : r->t[i].missed);
 		rtp_json_end_object(j);
 	}
-	rtp_json_end_array(j);
+}
 
-	rtp_json_begin_object(j, "events");
+static void json_events(struct rtp_run *run, struct rtp_json *j)
+{
+	struct cyclic_run *r = run->b;
+	uint64_t early = 0, spikes = 0;
+	int i;
+
 	rtp_json_uint(j, "missed", total_missed(r));
-	{
-		uint64_t early = 0, spikes = 0;
-
-		for (i = 0; i < r->n; i++) {
-			early += r->t[i].early;
-			spikes += r->t[i].spikes_total;
-		}
-		rtp_json_uint(j, "early", early);
-		rtp_json_uint(j, "spikes", spikes);
+	for (i = 0; i < r->n; i++) {
+		early += r->t[i].early;
+		spikes += r->t[i].spikes_total;
 	}
+	rtp_json_uint(j, "early", early);
+	rtp_json_uint(j, "spikes", spikes);
 	rtp_json_uint(j, "overflow", r->all.overflow);
-	rtp_json_string(j, "stopped_by", r->stopped_by);
 	if (r->sh.broke) {
 		rtp_json_begin_object(j, "breaktrace");
 		rtp_json_int(j, "thread", r->sh.break_thread);
@@ -316,43 +319,46 @@ static void write_json(struct cyclic_run *r, struct rtp_result *res, int argc, c
 		rtp_json_uint(j, "latency_ns", r->sh.break_lat_ns);
 		rtp_json_end_object(j);
 	}
-	rtp_json_end_object(j);
+}
 
-	if (o->spike_ns) {
-		struct spike_ref sp[CYCLIC_MAX_SPIKES];
-		int n = gather_spikes(r, sp, CYCLIC_MAX_SPIKES);
+static void json_extra(struct rtp_run *run, struct rtp_json *j)
+{
+	struct cyclic_run *r = run->b;
+	struct spike_ref sp[CYCLIC_MAX_SPIKES];
+	int i, n;
 
-		rtp_json_begin_object(j, "spikes");
-		rtp_json_uint(j, "threshold_ns", o->spike_ns);
-		rtp_json_begin_array(j, "largest");
-		for (i = 0; i < n; i++) {
-			rtp_json_begin_object(j, NULL);
-			rtp_json_double(j, "time_s", (double)sp[i].when_ns / 1e9);
-			rtp_json_int(j, "cpu", sp[i].cpu);
-			rtp_json_int(j, "thread", sp[i].thread);
-			rtp_json_uint(j, "latency_ns", sp[i].lat_ns);
-			rtp_json_end_object(j);
-		}
-		rtp_json_end_array(j);
+	if (!r->o.spike_ns)
+		return;
+	n = gather_spikes(r, sp, CYCLIC_MAX_SPIKES);
+	rtp_json_begin_object(j, "spikes");
+	rtp_json_uint(j, "threshold_ns", r->o.spike_ns);
+	rtp_json_begin_array(j, "largest");
+	for (i = 0; i < n; i++) {
+		rtp_json_begin_object(j, NULL);
+		rtp_json_double(j, "time_s", (double)sp[i].when_ns / 1e9);
+		rtp_json_int(j, "cpu", sp[i].cpu);
+		rtp_json_int(j, "thread", sp[i].thread);
+		rtp_json_uint(j, "latency_ns", sp[i].lat_ns);
 		rtp_json_end_object(j);
 	}
-
-	rtp_json_begin_object(j, "resources");
-	rtp_json_double(j, "cpu_user_s", (double)r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6);
-	rtp_json_double(j, "cpu_sys_s", (double)r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6);
-	rtp_json_int(j, "max_rss_kib", r->ru.ru_maxrss);
-	rtp_json_uint(j, "hist_bytes_per_thread", sizeof(struct rtp_hist));
+	rtp_json_end_array(j);
 	rtp_json_end_object(j);
 }
 
-static void decide(struct cyclic_run *r, struct rtp_verdict *v)
+static void json_resources(struct rtp_run *run, struct rtp_json *j)
 {
-	memset(v, 0, sizeof(*v));
-	v->status = RTP_PASS;
+	(void)run;
+	rtp_json_uint(j, "hist_bytes_per_thread", sizeof(struct rtp_hist));
+}
+
+static void decide(struct rtp_run *run, struct rtp_verdict *v)
+{
+	struct cyclic_run *r = run->b;
+
 	if (!r->all.count) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason), "no samples were taken (stopped by %s)",
-			 r->stopped_by);
+			 run->stopped_by);
 		return;
 	}
 	if (r->o.max_latency_ns)
@@ -373,15 +379,6 @@ static void decide(struct cyclic_run *r, struct rtp_verdict *v)
 			 "no latency budget given (--max-latency): figures only");
 }
 
-static int skip(struct cyclic_run *r, struct rtp_result *res, bool have_json, int argc,
-		char **argv, const char *why)
-{
-	rtp_error("cannot measure here: %s", why);
-	if (!have_json)
-		return RTP_EXIT_SKIP;
-	return rtp_result_skip(res, TOOL, argc, argv, &r->si, &r->wall_start, why, NULL, NULL);
-}
-
 static int open_tracemark(struct cyclic_run *r)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
@@ -400,63 +397,46 @@ static int open_tracemark(struct cyclic_run *r)
 	return -errno;
 }
 
-int cyclic_main(int argc, char **argv)
+static int setup(struct rtp_run *run, char *why, size_t len)
 {
-	struct rtp_result res;
-	struct rtp_afile hist;
-	struct cyclic_run *r;
-	struct rtp_verdict v;
-	struct sigaction sa;
-	pthread_attr_t attr;
-	bool have_json = false, have_hist = false;
-	char why[512];
-	sigset_t sigs;
-	uint64_t deadline = 0, now;
-	int ret, i, c, code = RTP_EXIT_ERROR;
+	struct cyclic_run *r = run->b;
+	int ret;
 
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		rtp_error("out of memory");
-		return RTP_EXIT_ERROR;
-	}
+	(void)why;
+	(void)len;
+	r->run = run;
 	r->dma_fd = -1;
 	r->sh.trace_marker_fd = r->sh.tracing_on_fd = -1;
-	pthread_mutex_init(&r->sh.gate_lock, NULL);
-	pthread_cond_init(&r->sh.gate_cond, NULL);
-	ret = cyclic_parse(&r->o, argc, argv);
-	if (ret) {
-		code = ret == CYCLIC_HELP_SHOWN ? RTP_EXIT_PASS : ret;
-		goto out_free;
-	}
-	/* Signals first: a SIGINT during setup stops the run cleanly later. */
-	if (rtp_run_begin(&sigs, &r->si, &r->wall_start, &res, r->o.json))
-		goto out_free;
-	have_json = r->o.json != NULL;
+	r->set_up = true;
 	if (r->o.histfile) {
-		ret = rtp_afile_open(&hist, r->o.histfile);
+		ret = rtp_afile_open(&r->hist, r->o.histfile);
 		if (ret) {
 			rtp_error("--histfile %s: cannot create: %s", r->o.histfile, strerror(-ret));
-			goto out_outputs;
+			return RTP_EXIT_ERROR;
 		}
-		have_hist = true;
-	}
-	if (rtp_policy_is_rt(r->o.policy) && !rtp_can_rt(r->o.priority > 0 ? r->o.priority : 1,
-							  why, sizeof(why))) {
-		if (have_hist)
-			rtp_afile_abort(&hist);
-		have_hist = false;
-		code = skip(r, &res, have_json, argc, argv, why);
-		have_json = false;	/* committed or removed by skip() */
-		goto out_free;
+		r->have_hist = true;
 	}
 	if (r->o.tracemark && open_tracemark(r))
 		rtp_warn("--tracemark: tracefs is not writable here; breaktrace will stop without a mark");
+	return 0;
+}
+
+static int rt_prio(struct rtp_run *run)
+{
+	struct cyclic_run *r = run->b;
+
+	return rtp_policy_is_rt(r->o.policy) ? (r->o.priority > 0 ? r->o.priority : 1) : 0;
+}
+
+static int alloc_threads(struct cyclic_run *r)
+{
+	int i, c;
 
 	r->n = r->o.nthreads ? r->o.nthreads : CPU_COUNT(&r->o.cpus);
-	r->t = aligned_alloc(64, ((sizeof(*r->t) * (size_t)r->n) + 63) & ~(size_t)63);
+	r->t = aligned_alloc(64, sizeof(*r->t) * (size_t)r->n);
 	if (!r->t) {
 		rtp_error("out of memory for %d threads", r->n);
-		goto out_outputs;
+		return RTP_EXIT_ERROR;
 	}
 	memset(r->t, 0, sizeof(*r->t) * (size_t)r->n);
 	for (i = 0, c = -1; i < r->n; i++) {
@@ -464,25 +444,76 @@ int cyclic_main(int argc, char **argv)
 			c = (c + 1) % CPU_SETSIZE;
 		while (!CPU_ISSET(c, &r->o.cpus));
 		r->t[i].id = i;
-		r->t[i].cpu = c;
+		r->t[i].cpu = r->o.policy == SCHED_DEADLINE ? -1 : c;
 		r->t[i].sh = &r->sh;
 		rtp_hist_init(&r->t[i].hist);
 		if (r->o.histogram_us) {
 			r->t[i].us_hist = calloc(r->o.histogram_us, sizeof(uint64_t));
 			if (!r->t[i].us_hist) {
 				rtp_error("-h %llu: out of memory", (unsigned long long)r->o.histogram_us);
-				goto out_threads;
+				return RTP_EXIT_ERROR;
 			}
 		}
 	}
 	rtp_hist_init(&r->all);
+	return 0;
+}
 
-	if (r->o.mlock) {
-		ret = rtp_mlock_all(256 * 1024);
-		if (ret)
-			rtp_warn("mlockall: %s; page faults may add latency", strerror(-ret));
-		r->mlocked = !ret;
+static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
+{
+	struct cyclic_run *r = arg;
+	const char *why = "loops";
+	int i;
+
+	(void)run;
+	(void)now;
+	(void)next;
+	if (__atomic_load_n(&r->sh.broke, __ATOMIC_ACQUIRE))
+		return "breaktrace";
+	for (i = 0; i < r->n; i++) {
+		if (!__atomic_load_n(&r->t[i].done, __ATOMIC_ACQUIRE)) {
+			if (!r->o.co.quiet && isatty(STDOUT_FILENO))
+				live(r);
+			return NULL;
+		}
+		if (r->t[i].ended_by_duration)
+			why = "duration";
 	}
+	return why;
+}
+
+static pthread_t thread_of(void *arg, int i)
+{
+	return ((struct cyclic_run *)arg)->t[i].th;
+}
+
+static bool done_of(void *arg, int i)
+{
+	return __atomic_load_n(&((struct cyclic_run *)arg)->t[i].done, __ATOMIC_ACQUIRE);
+}
+
+/* The last sample of all threads (CLOCK_MONOTONIC), 0: none. */
+static uint64_t last_sample(const struct cyclic_run *r)
+{
+	uint64_t last = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->t[i].last_ns > last)
+			last = r->t[i].last_ns;
+	return last;
+}
+
+static int run_threads(struct rtp_run *run)
+{
+	struct cyclic_run *r = run->b;
+	struct rtp_watch w = { .check = watch, .arg = r };
+	pthread_attr_t attr;
+	int ret, i, failed, started;
+
+	ret = alloc_threads(r);
+	if (ret)
+		return ret;
 	if (r->o.dma_latency_us >= 0) {
 		r->dma_fd = rtp_dma_latency_open(r->o.dma_latency_us);
 		if (r->dma_fd < 0)
@@ -494,149 +525,139 @@ int cyclic_main(int argc, char **argv)
 		if (ret)
 			rtp_warn("--mainaffinity: %s", strerror(-ret));
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = noop_handler;	/* no SA_RESTART: sleeps return EINTR */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
+	rtp_run_interrupt_signal(SIGUSR1);
 
 	r->sh.o = &r->o;
+	r->sh.run = run;
+	rtp_gate_init(&r->sh.gate);
 	/* A small stack: mlockall(MCL_FUTURE) locks all of it, 8 MiB by default. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 0; i < r->n; i++) {
-		ret = pthread_create(&r->t[i].th, &attr, cyclic_thread_main, &r->t[i]);
+		ret = rtp_gate_create(&r->sh.gate, &r->t[i].th, &attr, cyclic_thread_main, &r->t[i]);
 		if (ret) {
-			rtp_error("cannot start thread %d: %s%s", i, strerror(ret),
-				  ret == EAGAIN && r->mlocked ? " (locked memory limit: ulimit -l)" : "");
-			pthread_attr_destroy(&attr);
-			/* Let the started ones through the gate, told to stop. */
-			__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
-			gate_open(&r->sh);
-			for (c = 0; c < i; c++)
-				pthread_join(r->t[c].th, NULL);
-			goto out_threads;
+			char what[32];
+
+			snprintf(what, sizeof(what), "thread %d", i);
+			rtp_gate_create_error(NULL, what, ret);
+			break;
 		}
 	}
 	pthread_attr_destroy(&attr);
-	pthread_mutex_lock(&r->sh.gate_lock);
-	while (r->sh.nready < r->n)
-		pthread_cond_wait(&r->sh.gate_cond, &r->sh.gate_lock);
-	pthread_mutex_unlock(&r->sh.gate_lock);
-	for (i = 0; i < r->n; i++) {
-		if (r->t[i].err) {
+	started = i;
+	failed = rtp_gate_ready(&r->sh.gate);
+	for (i = 0; i < started; i++)
+		if (r->t[i].err)
 			rtp_error("thread %d (CPU %d): cannot %s: %s", i, r->t[i].cpu,
 				  r->t[i].err_what, strerror(-r->t[i].err));
-			__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
-		}
+	if (started < r->n || failed) {
+		rtp_gate_open(&r->sh.gate, false);
+		for (i = 0; i < started; i++)
+			pthread_join(r->t[i].th, NULL);
+		return RTP_EXIT_ERROR;
 	}
 	r->sh.start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	/* The threads end themselves at the last release within the duration. */
-	r->sh.end_ns = r->o.duration_ns ? r->sh.start_ns + r->o.duration_ns : 0;
-	gate_open(&r->sh);
-	if (__atomic_load_n(&r->sh.stop, __ATOMIC_ACQUIRE)) {
-		for (i = 0; i < r->n; i++)
-			pthread_join(r->t[i].th, NULL);
-		goto out_threads;
-	}
+	r->sh.end_ns = r->o.co.duration_ns ? r->sh.start_ns + r->o.co.duration_ns : 0;
+	rtp_gate_open(&r->sh.gate, true);
 	/* Past this, a thread that has not ended by itself is told to. */
-	if (r->o.duration_ns)
-		deadline = r->sh.end_ns + 2 * r->o.interval_ns + r->o.distance_ns * (uint64_t)r->n +
-			   1000000000ull;
-
-	r->stopped_by = "signal";
-	for (;;) {
-		uint64_t wait = TICK_NS;
-		bool all_done = true;
-
-		now = rtp_now_ns(CLOCK_MONOTONIC);
-		if (deadline && now >= deadline) {
-			r->stopped_by = "duration";
-			break;
-		}
-		if (r->sh.end_ns && now < r->sh.end_ns && r->sh.end_ns - now < wait)
-			wait = r->sh.end_ns - now + 1000000;	/* check soon after the end */
-		else if (r->sh.end_ns && now >= r->sh.end_ns)
-			wait = 10000000;
-		ret = rtp_signals_wait(&sigs, wait);
-		if (ret > 0) {
-			r->stopped_by = "signal";
-			snprintf(r->stop_detail, sizeof(r->stop_detail), " (SIG%s)", sigabbrev_np(ret));
-			break;
-		}
-		if (__atomic_load_n(&r->sh.broke, __ATOMIC_ACQUIRE)) {
-			r->stopped_by = "breaktrace";
-			break;
-		}
-		for (i = 0; i < r->n; i++)
-			all_done &= __atomic_load_n(&r->t[i].done, __ATOMIC_ACQUIRE);
-		if (all_done) {
-			r->stopped_by = "loops";
-			for (i = 0; i < r->n; i++)
-				if (r->t[i].ended_by_duration)
-					r->stopped_by = "duration";
-			break;
-		}
-		if (!r->o.quiet && isatty(STDOUT_FILENO))
-			live(r);
-	}
+	if (r->o.co.duration_ns)
+		w.deadline_ns = r->sh.end_ns + 2 * r->o.interval_ns +
+				r->o.distance_ns * (uint64_t)r->n + 1000000000ull;
+	if (!r->o.co.quiet && isatty(STDOUT_FILENO))
+		w.tick_ns = TICK_NS;
+	rtp_run_supervise(run, &w);
 	__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < r->n; i++)
-		if (!__atomic_load_n(&r->t[i].done, __ATOMIC_ACQUIRE))
-			pthread_kill(r->t[i].th, SIGUSR1);
+	rtp_run_stop_threads(run, r->n, SIGUSR1, thread_of, done_of, r);
 	for (i = 0; i < r->n; i++)
 		pthread_join(r->t[i].th, NULL);
-	r->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	if (r->sh.broke)
-		r->stopped_by = "breaktrace";
-	getrusage(RUSAGE_SELF, &r->ru);
+		run->stopped_by = "breaktrace";
 	for (i = 0; i < r->n; i++)
 		rtp_hist_merge(&r->all, &r->t[i].hist);
+	/* From the first release to the last sample: the time actually measured. */
+	run->first_ns = r->sh.start_ns;
+	run->last_ns = last_sample(r);
+	run->duration_s = run->last_ns > run->first_ns ?
+			  (double)(run->last_ns - run->first_ns) / 1e9 : 0;
+	return 0;
+}
 
-	decide(r, &v);
-	summary(r, (double)(r->end_ns - r->sh.start_ns) / 1e9);
-	printf("verdict: %s: %s\n", rtp_status_name(v.status), v.reason);
-	if (r->o.histogram_us) {
-		if (have_hist) {
-			write_histfile(r, hist.f);
-			have_hist = false;
-			ret = rtp_afile_commit(&hist);
-			if (ret) {
-				rtp_error("--histfile %s: cannot write: %s", r->o.histfile, strerror(-ret));
-				v.status = RTP_ERROR;
-			}
-		} else {
-			write_histfile(r, stdout);
-		}
-	}
-	if (have_json) {
-		write_json(r, &res, argc, argv);
-		have_json = false;
-		ret = rtp_result_commit(&res, (double)(r->end_ns - r->sh.start_ns) / 1e9, &v);
-		if (ret) {
-			rtp_error("--json %s: cannot write: %s", r->o.json, strerror(-ret));
-			v.status = RTP_ERROR;
-		}
-	}
-	fflush(stdout);
-	code = rtp_status_exit(v.status);
+static void print_summary(struct rtp_run *run, const struct rtp_verdict *v)
+{
+	(void)v;
+	summary(run->b);
+}
 
-out_threads:
+static int outputs(struct rtp_run *run)
+{
+	struct cyclic_run *r = run->b;
+	int ret;
+
+	if (!r->o.histogram_us)
+		return 0;
+	if (!r->have_hist) {
+		write_histfile(r, stdout);
+		return 0;
+	}
+	write_histfile(r, r->hist.f);
+	r->have_hist = false;
+	ret = rtp_afile_commit(&r->hist);
+	if (ret)
+		rtp_error("--histfile %s: cannot write: %s", r->o.histfile, strerror(-ret));
+	return ret;
+}
+
+static void teardown(struct rtp_run *run)
+{
+	struct cyclic_run *r = run->b;
+	int i;
+
+	if (!r->set_up)
+		return;
+	if (r->have_hist)
+		rtp_afile_abort(&r->hist);
 	for (i = 0; r->t && i < r->n; i++)
 		free(r->t[i].us_hist);
 	free(r->t);
-out_outputs:
-	if (have_hist)
-		rtp_afile_abort(&hist);
-	if (have_json)
-		rtp_result_abort(&res);
-out_free:
+	if (r->sh.run)
+		rtp_gate_destroy(&r->sh.gate);
 	rtp_dma_latency_close(r->dma_fd);
 	if (r->sh.trace_marker_fd >= 0)
 		close(r->sh.trace_marker_fd);
 	if (r->sh.tracing_on_fd >= 0)
 		close(r->sh.tracing_on_fd);
-	pthread_cond_destroy(&r->sh.gate_cond);
-	pthread_mutex_destroy(&r->sh.gate_lock);
-	free(r);
-	return code;
+}
+
+const struct rtp_bench_ops cyclic_ops = {
+	.tool = TOOL,
+	.synopsis = cyclic_synopsis,
+	.help = cyclic_help,
+	.epilog = cyclic_epilog,
+	.duration_help = "until the loops or SIGINT/SIGTERM",
+	.shortopts = cyclic_shortopts,
+	.longopts = cyclic_longopts,
+	.state_size = sizeof(struct cyclic_run),
+	.opts_offset = offsetof(struct cyclic_run, o),
+	.co_offset = offsetof(struct cyclic_opts, co),
+	.defaults = cyclic_defaults,
+	.option = cyclic_option,
+	.check = cyclic_check,
+	.rt_prio = rt_prio,
+	.setup = setup,
+	.run = run_threads,
+	.decide = decide,
+	.summary = print_summary,
+	.outputs = outputs,
+	.teardown = teardown,
+	.params = json_params,
+	.metrics = json_metrics,
+	.events = json_events,
+	.extra = json_extra,
+	.resources = json_resources,
+};
+
+int cyclic_main(int argc, char **argv)
+{
+	return rtp_run_tool(&cyclic_ops, argc, argv);
 }

@@ -7,41 +7,46 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "driver.h"
+#include "gate.h"
 #include "hist.h"
 
 enum cyclic_timer { CYCLIC_NANOSLEEP, CYCLIC_TIMERFD };
 
 struct cyclic_opts {
+	struct rtp_common co;		/* -D, -q, --json, --load, --no-mlockall */
 	int priority;
+	bool prio_given;
 	int policy;
 	uint64_t interval_ns;
 	uint64_t distance_ns;
 	uint64_t loops;			/* 0: until the duration or a signal */
-	uint64_t duration_ns;		/* 0: until the loops or a signal */
 	int nthreads;			/* 0: one per CPU of 'cpus' */
 	cpu_set_t cpus;			/* threads are pinned round-robin over these */
 	bool main_affinity_set;
 	cpu_set_t main_affinity;
-	bool mlock;
 	int dma_latency_us;		/* -1: leave /dev/cpu_dma_latency alone */
-	bool quiet;
 	bool nsecs;
 	uint64_t histogram_us;		/* 0: no text histogram */
 	const char *histfile;
-	const char *json;
 	uint64_t breaktrace_ns;		/* 0: off */
 	bool tracemark;
 	uint64_t spike_ns;		/* 0: off */
 	uint64_t max_latency_ns;	/* 0: no budget */
 	enum cyclic_timer timer;
 	bool relative;
-	const char *load;
+	bool test_stop_race;		/* test only: let the first stop signal land before a sleep */
 };
 
 /* Returns 0, or an exit code (1 bad usage) after printing the error; 5 = help shown. */
-#define CYCLIC_HELP_SHOWN 5
+#define CYCLIC_HELP_SHOWN RTP_HELP_SHOWN
 int cyclic_parse(struct cyclic_opts *o, int argc, char **argv);
-void cyclic_defaults(struct cyclic_opts *o);
+void cyclic_defaults(void *o);
+int cyclic_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
+int cyclic_check(void *o);
+extern const struct option cyclic_longopts[];
+extern const char cyclic_shortopts[], cyclic_synopsis[], cyclic_help[], cyclic_epilog[];
+extern const struct rtp_bench_ops cyclic_ops;
 
 #define CYCLIC_MAX_SPIKES 64
 
@@ -52,8 +57,14 @@ struct cyclic_spike {
 
 struct cyclic_shared;
 
-struct cyclic_thread {
-	struct rtp_hist hist;		/* first: large and cache-line aligned */
+/*
+ * One per measuring thread, in an array: each starts on its own cache
+ * line (the type is 64-byte aligned, so its size is a multiple of 64 and
+ * aligned_alloc(64) places every element on a line), so the threads'
+ * hot counters never share a line.
+ */
+struct __attribute__((aligned(64))) cyclic_thread {
+	struct rtp_hist hist;		/* first: large */
 	int id;
 	int cpu;
 	pthread_t th;
@@ -68,6 +79,7 @@ struct cyclic_thread {
 	int nspikes;
 	struct cyclic_spike spikes[CYCLIC_MAX_SPIKES];
 	uint64_t first_release_ns;
+	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample, 0: none */
 	bool done;			/* atomic: the thread has finished */
 	bool ended_by_duration;		/* it reached the end of the duration */
 	struct cyclic_shared *sh;
@@ -75,16 +87,8 @@ struct cyclic_thread {
 
 struct cyclic_shared {
 	const struct cyclic_opts *o;
-	/*
-	 * The start gate: each thread counts itself in 'nready' when set up and
-	 * waits for 'open'; main waits for every thread, sets start_ns, opens.
-	 * Unlike a barrier it also lets through the threads already started
-	 * when a later pthread_create() fails.
-	 */
-	pthread_mutex_t gate_lock;
-	pthread_cond_t gate_cond;
-	int nready;			/* under gate_lock */
-	bool open;			/* under gate_lock */
+	struct rtp_run *run;		/* woken when a thread ends */
+	struct rtp_gate gate;		/* set up, then start_ns written, then go */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC release of the first period */
 	uint64_t end_ns;		/* no release after this (0: no duration) */
 	int stop;			/* relaxed atomic: workers poll it */

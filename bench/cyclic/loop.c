@@ -74,6 +74,7 @@ static inline void account(struct cyclic_thread *t, const struct cyclic_opts *o,
 		return;
 	}
 	lat = now - release;
+	t->last_ns = now;
 	rtp_hist_record(&t->hist, lat);
 	if (t->us_hist) {
 		uint64_t us = lat / 1000;
@@ -96,7 +97,8 @@ static int setup(struct cyclic_thread *t)
 	int ret;
 
 	t->tid = rtp_gettid();
-	ret = rtp_pin_cpu(0, t->cpu);
+	/* A deadline task's affinity must span its root domain: it runs unpinned. */
+	ret = o->policy == SCHED_DEADLINE ? 0 : rtp_pin_cpu(0, t->cpu);
 	if (ret) {
 		t->err_what = "pin to its CPU";
 		return ret;
@@ -115,6 +117,22 @@ static int setup(struct cyclic_thread *t)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	rtp_prefault_stack(STACK_PREFAULT);
 	return 0;
+}
+
+/*
+ * Test only (--test-stop-race): after the first sample, wait before the
+ * sleep until the run is told to stop, and a little longer, so the first
+ * stop signal lands just before the thread blocks: the stop must still be
+ * prompt.
+ */
+static void stop_race(struct cyclic_shared *sh)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
+		nanosleep(&ms, NULL);
+	nanosleep(&ms, NULL);
+	nanosleep(&ms, NULL);
 }
 
 static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
@@ -141,6 +159,8 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 				t->ended_by_duration = true;
 				break;
 			}
+			if (__builtin_expect(o->test_stop_race, 0) && cycles)
+				stop_race(sh);
 			ts = rtp_ns_ts(next);
 			ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		}
@@ -206,6 +226,22 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 	close(fd);
 }
 
+/*
+ * Through the gate after its first release (the VM stalled it): the
+ * releases already past are counted missed, and the thread starts at the
+ * next one, so the gate's own wake-up is never taken for a timer latency.
+ */
+static void skip_late_start(struct cyclic_thread *t, const struct cyclic_opts *o)
+{
+	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), k;
+
+	if (now <= t->first_release_ns)
+		return;
+	k = (now - t->first_release_ns) / o->interval_ns + 1;
+	RTP_ST(&t->missed, RTP_LD(&t->missed) + k);
+	t->first_release_ns += k * o->interval_ns;
+}
+
 void *cyclic_thread_main(void *arg)
 {
 	struct cyclic_thread *t = arg;
@@ -213,20 +249,16 @@ void *cyclic_thread_main(void *arg)
 	const struct cyclic_opts *o = sh->o;
 
 	t->err = setup(t);
-	pthread_mutex_lock(&sh->gate_lock);
-	sh->nready++;
-	pthread_cond_broadcast(&sh->gate_cond);
-	while (!sh->open)
-		pthread_cond_wait(&sh->gate_cond, &sh->gate_lock);
-	pthread_mutex_unlock(&sh->gate_lock);
-	if (t->err || __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
+	if (!rtp_gate_pass(&sh->gate, t->err) || __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
 		goto out;
 	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->distance_ns;
+	skip_late_start(t, o);
 	if (o->timer == CYCLIC_TIMERFD)
 		run_timerfd(t, o);
 	else
 		run_nanosleep(t, o);
 out:
 	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
+	rtp_run_wake(sh->run);
 	return NULL;
 }

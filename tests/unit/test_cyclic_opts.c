@@ -80,7 +80,7 @@ int main(void)
 		char *argv[] = { "rtproof-cyclic", NULL };
 
 		cyclic_parse(&o, 1, argv);
-		ok(o.priority == 95 && o.policy == SCHED_FIFO && o.interval_ns == 1000000 && o.mlock &&
+		ok(o.priority == 95 && o.policy == SCHED_FIFO && o.interval_ns == 1000000 && o.co.mlock &&
 		   o.dma_latency_us == 0 && o.nthreads == 0 && CPU_COUNT(&o.cpus) >= 1,
 		   "defaults: FIFO 95, 1000 us, mlockall, cpu_dma_latency 0, a thread per CPU");
 	}
