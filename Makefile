@@ -76,6 +76,19 @@ $(BIN)/rtproof-$(1): $$($(1)_OBJS) $(LIBA)
 endef
 $(foreach b,$(BENCHES),$(eval $(call bench_rule,$(b))))
 
+# ---- tools: rtproof-plot and rtproof-report (tools/plot, jansson) --------
+PLOT_SRCS := $(filter-out %_main.c,$(wildcard tools/plot/*.c))
+PLOT_OBJS := $(PLOT_SRCS:%.c=$(O)/%.o)
+$(BIN)/rtproof-plot: $(O)/tools/plot/plot_main.o $(PLOT_OBJS) $(LIBA)
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
+$(BIN)/rtproof-report: $(O)/tools/plot/report_main.o $(PLOT_OBJS) $(LIBA)
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
+PROGS += $(BIN)/rtproof-plot $(BIN)/rtproof-report
+
 $(BIN)/rtproof: scripts/rtproof
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)
@@ -147,7 +160,7 @@ integration: all $(TOOL_BINS)
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v,--failures --comments) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
-HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h)
+HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h tools/*/*.h)
 hdr-check:
 	$(Q)for h in $(HDRS); do \
 		printf '#include "%s"\n' $$h | $(CC) $(CPPFLAGS) -I. $(RTP_CFLAGS) -fsyntax-only -x c - \
