@@ -312,6 +312,28 @@ static bool nonempty(const char *dir, const char *id, const char *ext)
 	return stat(p, &sb) == 0 && sb.st_size > 0;
 }
 
+/* Breaks lines longer than width at the last space before it, so a long
+ * title stays inside the image. */
+static void wrap(char *s, int width)
+{
+	char *line = s, *p, *sp = NULL;
+
+	for (p = s; *p; p++) {
+		if (*p == '\n') {
+			line = p + 1;
+			sp = NULL;
+			continue;
+		}
+		if (*p == ' ')
+			sp = p;
+		if (p - line >= width && sp) {
+			*sp = '\n';
+			line = sp + 1;
+			sp = NULL;
+		}
+	}
+}
+
 /* Writes id.gp: the terminals, the title, then the body. */
 static int fw_end(struct fw *w)
 {
@@ -356,6 +378,7 @@ static int fw_end(struct fw *w)
 		char t[1100];
 
 		snprintf(t, sizeof(t), "%s\n%s", f->title, f->where);
+		wrap(t, 110);
 		gpq(gp, t);
 	}
 	fputs("\nset key inside top right vertical box opaque samplen 3 spacing 1.1\n"
@@ -434,7 +457,8 @@ static void plot_hist(struct fw *w, const json_t *m, const char *label, int i)
 
 	if (!hist_blocks(w, m, label, &bl, &bp))
 		return;
-	snprintf(t, sizeof(t), "%s (max %.1f us%s)", label, num(m, "max", 0) / 1000.0,
+	snprintf(t, sizeof(t), "%s (%s %.1f us%s)", label, strcmp(rtp_plot_str(m, "name", ""), "buffer_margin") ? "max" : "min",
+		 num(m, strcmp(rtp_plot_str(m, "name", ""), "buffer_margin") ? "max" : "min", 0) / 1000.0,
 		 ov ? ", overflow samples not drawn" : "");
 	clause(w);
 	fprintf(w->gp, "datafile index %d using 1:2 with lines ", bl);
@@ -842,6 +866,7 @@ static int fig_irq_stages(struct ctx *c)
 			"source gives them; timerlat, rtc and the fallback give one figure)");
 		return fw_end(&w);
 	}
+	fputs("set bmargin 5\n", w.gp);
 	fputs("set style data histograms\nset style histogram rowstacked\nset boxwidth 0.6\n"
 	      "set style fill pattern 1 border rgb \"black\"\nset yrange [0:*]\n"
 	      "set ylabel \"latency (us)\"\nset xtics rotate by 0\n", w.gp);
@@ -950,14 +975,14 @@ static int fig_audio_dist(struct ctx *c, size_t ri)
 	if (ret)
 		return ret;
 	fputs("set logscale x\nset logscale y\nset yrange [0.7:*]\n"
-	      "set xlabel \"microseconds (log-linear buckets)\"\nset ylabel \"wake-ups per bucket\"\n", w.gp);
+	      "set xlabel \"microseconds (log-linear buckets)\"\nset ylabel \"wake-ups per bucket\"\nset key top center\n", w.gp);
 	if (num(g, "period_ns", 0) > 0)
 		fprintf(w.gp, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc rgb \"black\"\n"
-			"set label \"period\" at %.4f, graph 0.95 left offset 0.5,0\n",
+			"set label \"period\" at %.4f, graph 0.6 left offset 0.5,0\n",
 			num(g, "period_ns", 0) / 1000, num(g, "period_ns", 0) / 1000, num(g, "period_ns", 0) / 1000);
 	if (num(g, "buffer_ns", 0) > 0)
 		fprintf(w.gp, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 4 lc rgb \"black\"\n"
-			"set label \"buffer\" at %.4f, graph 0.88 left offset 0.5,0\n",
+			"set label \"buffer\" at %.4f, graph 0.5 left offset 0.5,0\n",
 			num(g, "buffer_ns", 0) / 1000, num(g, "buffer_ns", 0) / 1000, num(g, "buffer_ns", 0) / 1000);
 	for (k = 0; k < 2; k++) {
 		json_t *m = merged(doc, names[k]);
@@ -1135,7 +1160,8 @@ static int fig_headline(struct ctx *c)
 	if (ret)
 		return ret;
 	fputs("set style data histograms\nset style histogram errorbars gap 1 lw 1.2\nset boxwidth 0.9\n"
-	      "set logscale y\nset ylabel \"latency (us)\"\nset xlabel \"figure\"\n", w.gp);
+	      "set logscale y\nset ylabel \"latency (us)\"\nset xlabel \"figure\"\n"
+	      "set key top left\n", w.gp);
 	bi = blk(&w, "figure, then per run: value_us low_us high_us (the interval; the value itself when none)");
 	for (f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
 		char line[2048];

@@ -262,10 +262,11 @@ static void systems(FILE *f, const struct rtp_plot_set *set)
 		sysrow(f, "virtualised", buf, false);
 		sysrow(f, "host name", rtp_plot_str(sys, "hostname", "?"), false);
 		if (r->vm) {
-			snprintf(buf, sizeof(buf), "QEMU %s, clock %s: %s; %lld vCPU, %lld MiB; %s",
+			snprintf(buf, sizeof(buf), "QEMU %s, clock %s: %s; %lld vCPU, %lld MiB%s%s",
 				 rtp_plot_str(r->vm, "qemu", "?"), rtp_plot_str(r->vm, "clock", "?"),
 				 rtp_plot_str(r->vm, "time_base", "?"), (long long)num(r->vm, "vcpus", 0),
-				 (long long)num(r->vm, "memory_mib", 0), rtp_plot_str(r->vm, "note", ""));
+				 (long long)num(r->vm, "memory_mib", 0), rtp_plot_str(r->vm, "note", NULL) ? "; " : "",
+				 rtp_plot_str(r->vm, "note", ""));
 			sysrow(f, "virtual machine", buf, false);
 		}
 		fputs("</tbody></table></div>\n", f);
@@ -296,7 +297,7 @@ static void changes(FILE *f, const struct rtp_plot_set *set)
 			if (dma) {
 				if (json_is_number(dma))
 					fprintf(f, "<li>held <code>/dev/cpu_dma_latency</code> at %g&nbsp;&micro;s "
-						"(idle states limited; released at exit)</li>", json_number_value(dma));
+						"while it ran (deep idle states kept off)</li>", json_number_value(dma));
 				else
 					fputs("<li>left <code>/dev/cpu_dma_latency</code> alone</li>", f);
 				any = true;
