@@ -240,6 +240,15 @@ for page in "$L/report.html" "$TMP/spike/report.html"; do
 	done
 	! grep -qE '<(script|link|iframe)|src="https?:|href="https?:' "$TMP/$name.dom" && [ $broken -eq 0 ]
 	ok $? "$name: no broken image or file link ($broken), no script, nothing from the network"
+	grep -oE "id=\"[^\"]*\"" "$TMP/$name.dom" | sed 's/^id="//; s/"$//' | sort >"$TMP/$name.ids"
+	dups=$(uniq -d "$TMP/$name.ids" | wc -l)
+	missing=0
+	for ref in $( { grep -oE "url\(#[^)]*\)" "$TMP/$name.dom" | sed 's/^url(#//; s/)$//'
+			grep -oE "href=\"#[^\"]*\"" "$TMP/$name.dom" | sed 's/^href="#//; s/"$//'; } | sort -u); do
+		grep -qxF "$ref" "$TMP/$name.ids" || { missing=$((missing + 1)); diag "$name: #$ref is referenced, not defined"; }
+	done
+	[ "$dups" -eq 0 ] && [ "$missing" -eq 0 ] && grep -q "url(#f0-gpPat\|href=\"#f0-gp" "$TMP/$name.dom"
+	ok $? "$name: every id is unique and every #reference (patterns, point symbols, links) resolves ($dups duplicate, $missing missing)"
 	chrome "$TMP/prof-$name-shot" --window-size=1280,2400 --hide-scrollbars \
 		--screenshot="$TMP/$name.png" "file://$page" >/dev/null 2>&1
 	[ "$(head -c 8 "$TMP/$name.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]

@@ -99,6 +99,7 @@ static int inline_svg(FILE *out, const char *path, int n, const char *label)
 	char *buf = NULL, *p, *s;
 	size_t cap = 0, len = 0;
 	char pre[32];
+	int groups = 0;
 
 	if (!in)
 		return -errno;
@@ -131,11 +132,15 @@ static int inline_svg(FILE *out, const char *path, int n, const char *label)
 	esc(out, label);
 	fputc('"', out);
 	for (p = s + 4; *p; ) {
-		if (!strncmp(p, "id=\"", 4)) {
-			fprintf(out, "id=\"%s", pre);
+		if ((p[-1] == ' ' || p[-1] == '\t') && !strncmp(p, "id=", 3) && (p[3] == '"' || p[3] == '\'')) {
+			/* gnuplot repeats its plot groups' ids when it redraws an opaque key */
+			if (!strncmp(p + 4, "gnuplot_plot_", 13))
+				fprintf(out, "id=%c%s%d-", p[3], pre, ++groups);
+			else
+				fprintf(out, "id=%c%s", p[3], pre);
 			p += 4;
-		} else if (!strncmp(p, "href=\"#", 7)) {
-			fprintf(out, "href=\"#%s", pre);
+		} else if (!strncmp(p, "href=", 5) && (p[5] == '"' || p[5] == '\'') && p[6] == '#') {
+			fprintf(out, "href=%c#%s", p[5], pre);
 			p += 7;
 		} else if (!strncmp(p, "url(#", 5)) {
 			fprintf(out, "url(#%s", pre);
