@@ -159,6 +159,86 @@ echo '{"schema": "something/9"}' >"$TMP/odd.json"
 [ $rc -eq 1 ] && grep -q "error: $TMP/odd.json: schema 'something/9'" "$TMP/bad2.out" && [ ! -e "$TMP/odd.html" ]
 ok $? "a document of another schema: error, exit 1, no page (got $rc)"
 
+# ---- a whole suite: audio xruns, irqlat stages, lockstress inversion ------
+# synth_suite DIR: audio.json (xruns at 0.7 s and 1.5 s, a lateness series),
+# irqlat.json (module stages), lockstress.json (inversion per protocol).
+synth_suite() {
+	jq -n '
+	def pct($b; $p): ([$b[][2]] | add) as $n | ($p / 100 * $n | ceil) as $r
+		| reduce $b[] as $x ({c: 0, v: null};
+			if .v == null then (.c += $x[2] | if .c >= $r then .v = $x[1] else . end) else . end) | .v;
+	def m($name; $base; $step; $extra): [5, 50, 300, 120, 20, 3] as $cs
+		| [range(0; 6) as $i | [$base + $i * $step, $base + $i * $step + $step - 1, $cs[$i]]] as $b
+		| { name: $name, unit: "ns", count: ([$b[][2]] | add), min: $b[0][0], max: $b[-1][1],
+		    mean: ($base + 2 * $step), stddev: $step, overflow: 0,
+		    percentiles: ({} | .["50"] = pct($b; 50) | .["90"] = pct($b; 90) | .["99"] = pct($b; 99)
+		                  | .["99.9"] = pct($b; 99.9) | .["99.99"] = pct($b; 99.99) | .["99.999"] = pct($b; 99.999)),
+		    histogram: { kind: "log-linear", sub_bucket_bits: 7, buckets: $b } } + $extra;
+	{ system: { kernel_release: "6.1.0-57-rt-amd64", preempt: "rt", virtualized: false, cpus_online: 1,
+	            cpu_model: "Test CPU", cmdline: "quiet", clocksource: "tsc", kernel_version: "#1 SMP PREEMPT_RT" },
+	  start: "2026-12-04T10:00:00Z", version: "0.1.0", schema: "rtproof/1", load: { name: "cpu" } } as $common
+	| { audio: ($common + { tool: "rtproof-audio", command: ["rtproof-audio", "-d", "3s"], duration_s: 3,
+	      params: { backend: "timer", policy: "fifo", priority: 80, mlockall: true,
+	                granted: { rate: 48000, period_frames: 64, periods: 2, period_ns: 1333334, buffer_ns: 2666667 } },
+	      metrics: [ m("wakeup_lateness"; 10000; 2000; { thread: "audio",
+	                   series: { kind: "time-blocks", clock: "monotonic", t0_s: 0, block_s: 0.1, coarsened: 0,
+	                             blocks: [range(0; 30) as $t | [$t / 10, 75,
+	                                      (if $t == 7 or $t == 15 then 3000000 else 20000 end)]] } }),
+	                 m("buffer_margin"; 200000; 100000; { thread: "audio" }) ],
+	      events: { xruns: 2, xrun_list: [ { kind: "xrun", time_s: 0.71, lateness_ns: 3000000, duration_ns: 1200000 },
+	                                        { kind: "xrun", time_s: 1.53, lateness_ns: 2900000, duration_ns: 1100000 } ],
+	                xrun_list_truncated: false },
+	      verdict: { status: "fail", reason: "2 xruns in 3.0 s", criteria: [] } }),
+	    irqlat: ($common + { tool: "rtproof-irqlat", command: ["rtproof-irqlat", "-l", "500"], duration_s: 0.5,
+	      params: { source: "module", mlockall: true, reader_policy: "fifo", reader_priority: 90,
+	                irq_thread: { found: true, name: "irq/26-rtproof", policy: "fifo", priority: 70,
+	                              priority_set: true, original_policy: "fifo", original_priority: 50,
+	                              threading: "forced (PREEMPT_RT)" } },
+	      metrics: [ m("irq_latency"; 1000; 100; { span: "a->b", cpu: 0, thread: 0 }),
+	                 m("thread_wakeup"; 3000; 200; { span: "b->c", cpu: 0, thread: 0 }),
+	                 m("user_wakeup"; 8000; 300; { span: "c->d", cpu: 0, thread: 0 }),
+	                 m("total"; 12000; 600; { span: "a->d", cpu: 0, thread: 0 }) ],
+	      events: { records: 500 }, verdict: { status: "pass", reason: "figures only", criteria: [] } }),
+	    lockstress: ($common + { tool: "rtproof-lockstress", command: ["rtproof-lockstress", "-q"], duration_s: 30,
+	      params: { policy_rt: "fifo", priority: 40, mlockall: true },
+	      scenarios: { inversion: { bound_ns: 30000000 } },
+	      metrics: [ m("inversion_wait"; 15000000; 100000; { protocol: "inherit", scenario: "inversion", cpu: 1, thread: "high" }),
+	                 m("inversion_wait"; 10000000; 100000; { protocol: "protect", scenario: "inversion", cpu: 1, thread: "high" }),
+	                 m("inversion_wait"; 280000000; 5000000; { protocol: "none", scenario: "inversion", cpu: 1, thread: "high" }),
+	                 m("contention_wait"; 100; 50; { kind: "mutex", threads: 2, thread: "all", cpu: "all" }) ],
+	      events: { stopped_by: "end" }, verdict: { status: "fail", reason: "inversion unbounded without a protocol", criteria: [] } }) }
+	' >"$TMP/suite.json"
+	mkdir -p "$1"
+	for b in audio irqlat lockstress; do jq ".$b" "$TMP/suite.json" >"$1/$b.json"; done
+}
+S=$TMP/suite
+synth_suite "$S"
+"$REPORT" -q "$S" >"$TMP/suite.out" 2>&1
+ok $? "rtproof report on a suite of audio, irqlat and lockstress documents exits 0"
+for f in audio-timeline audio-lateness-margin audio-wakeup_lateness-percentiles irqlat-stages \
+	irqlat-total-hist irqlat-total-percentiles lockstress-inversion lockstress-contention; do
+	[ "$(head -c 8 "$S/plots/$f.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		grep -q '</svg>' "$S/plots/$f.svg"
+	ok $? "suite: $f drawn (PNG and SVG)"
+done
+xr=$(awk '/^# index/ { lab = $0 } /^[0-9]/ && lab ~ /xruns/ { printf "%s ", $1 }' "$S/plots/audio-timeline.dat")
+[ "$xr" = "0.710000 1.530000 " ] && grep -q 'set arrow from 0.710000, graph 0' "$S/plots/audio-timeline.gp" &&
+	grep -q 'set arrow from 1.530000, graph 0' "$S/plots/audio-timeline.gp"
+ok $? "audio: both xruns marked at their times ($xr)"
+awk '/^# index/ { lab = $0 } /^[0-9]/ && lab ~ /wakeup_lateness/ && $2 > 1000 { printf "%s ", $1 }' \
+	"$S/plots/audio-timeline.dat" | grep -q '^0.700000 0.800000 1.500000 1.600000 $'
+ok $? "audio: the lateness series peaks in the blocks of the xruns"
+# The stages' p50 as the synthesised percentiles say, in us, stacked in order.
+st=$(jq -r '[.metrics[] | .percentiles["50"] / 1000] | map(tostring) | join(" ")' "$S/irqlat.json")
+got=$(awk '/^"p50"/ { printf "%g %g %g %g", $2, $3, $4, $5 }' "$S/plots/irqlat-stages.dat")
+[ "$got" = "$(for v in $st; do printf '%g ' "$v"; done | sed 's/ $//')" ]
+ok $? "irqlat: the stacked p50 stages are the documents' (got '$got', want '$st')"
+prot=$(awk '/^"/ { gsub(/"/, "", $1); printf "%s ", $1 }' "$S/plots/lockstress-inversion.dat")
+[ "$prot" = "inherit protect none " ] && grep -q 'bound 30.0 ms' "$S/plots/lockstress-inversion.gp"
+ok $? "lockstress: one bar per protocol ($prot) and the bound"
+grep -q 'set to fifo 70 (was fifo 50; restored at exit)' "$S/report.html" && grep -q '&#10008; FAIL' "$S/report.html"
+ok $? "suite page: the IRQ thread priority change and the overall FAIL"
+
 # ---- a ladder with compare.json -----------------------------------------
 L=$TMP/ladder
 mkdir -p "$L/stock-none" "$L/rt"

@@ -173,7 +173,7 @@ static void set_where(const struct ctx *c, char *buf, size_t len)
 		if (strcmp(l, l0))
 			sameload = false;
 	}
-	snprintf(buf, len, "%zu runs (kernels in the legend)%s%s; load %s", s->nruns, same ? ", " : "",
+	snprintf(buf, len, "%zu runs (named in the legend)%s%s; load %s", s->nruns, same ? ", " : "",
 		 same ? (strstr(first, "virtual") ? strstr(first, "virtual") : first) : "",
 		 sameload ? l0 : "differs between runs (see the report)");
 }
@@ -894,7 +894,7 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 	struct fw w;
 	char id[128], rid[80], title[300], where[500], cm[200];
 	size_t i;
-	int ret, bi, nx = 0, k = 0;
+	int ret, bi, xbi = -1, nx = 0, k = 0;
 
 	run_id(c, ri, rid, sizeof(rid));
 	snprintf(id, sizeof(id), "audio-timeline%s", rid);
@@ -913,6 +913,17 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 		fprintf(w.gp, "set xrange [0:%g]\n", num(doc, "duration_s", 0));
 	fputs("set logscale y\nset xlabel \"time since the stream started (s)\"\n"
 	      "set ylabel \"wake-up lateness (us)\"\n", w.gp);
+	/* the xruns first: their arrows go before the plot command */
+	snprintf(cm, sizeof(cm), "xruns: time_s lateness_us duration_us");
+	json_array_foreach(json_object_get(ev, "xrun_list"), i, x) {
+		if (!nx++)
+			xbi = blk(&w, cm);
+		row(&w, "%.6f %.4f %.4f\n", num(x, "time_s", 0), num(x, "lateness_ns", NAN) / 1000.0,
+		    num(x, "duration_ns", NAN) / 1000.0);
+		if (nx <= 100)
+			fprintf(w.gp, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 3 lc rgb \"%s\"\n",
+				num(x, "time_s", 0), num(x, "time_s", 0), colour[1]);
+	}
 	if (m && has_series(m) && series_block(&w, m, "wakeup_lateness", 1000.0, &bi)) {
 		clause(&w);
 		fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
@@ -920,21 +931,11 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 		fputs(" title \"largest lateness per block\"", w.gp);
 		k++;
 	}
-	snprintf(cm, sizeof(cm), "xruns: time_s lateness_us duration_us");
-	json_array_foreach(json_object_get(ev, "xrun_list"), i, x) {
-		if (!nx++)
-			bi = blk(&w, cm);
-		row(&w, "%.6f %.4f %.4f\n", num(x, "time_s", 0), num(x, "lateness_ns", NAN) / 1000.0,
-		    num(x, "duration_ns", NAN) / 1000.0);
-		if (nx <= 100)
-			fprintf(w.gp, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 3 lc rgb \"%s\"\n",
-				num(x, "time_s", 0), num(x, "time_s", 0), colour[1]);
-	}
 	if (nx) {
 		char t[200];
 
 		clause(&w);
-		fprintf(w.gp, "datafile index %d using 1:2 with points pt 2 ps 2 lw 2 lc rgb \"%s\" title ", bi,
+		fprintf(w.gp, "datafile index %d using 1:2 with points pt 2 ps 2 lw 2 lc rgb \"%s\" title ", xbi,
 			colour[1]);
 		snprintf(t, sizeof(t), "xrun (%d%s; dotted line at each, point at the wake-up lateness that caused it)",
 			 nx, json_is_true(json_object_get(ev, "xrun_list_truncated")) ? ", list truncated" : "");
@@ -1159,8 +1160,9 @@ static int fig_headline(struct ctx *c)
 	ret = fw_begin(&w, c, "headline", -1, title, where);
 	if (ret)
 		return ret;
-	fputs("set style data histograms\nset style histogram errorbars gap 1 lw 1.2\nset boxwidth 0.9\n"
-	      "set logscale y\nset ylabel \"latency (us)\"\nset xlabel \"figure\"\n"
+	fprintf(w.gp, "set style data histograms\nset style histogram %s\nset boxwidth 0.9\n",
+		row0 ? "errorbars gap 1 lw 1.2" : "clustered gap 1");
+	fputs("set logscale y\nset ylabel \"latency (us)\"\nset xlabel \"figure\"\n"
 	      "set key top left\n", w.gp);
 	bi = blk(&w, "figure, then per run: value_us low_us high_us (the interval; the value itself when none)");
 	for (f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
@@ -1235,9 +1237,12 @@ static int fig_headline(struct ctx *c)
 				l = c->set->runs[i].label;
 			snprintf(lab, sizeof(lab), "%s%s", l, row0 && i == 0 ? " (base)" : "");
 			clause(&w);
-			fprintf(w.gp, "datafile index %d using %zu:%zu:%zu%s lc rgb \"%s\" fs pattern %zu border rgb \"black\" title ",
-				bi, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i, i == 0 ? ":xtic(1)" : "", colour[i % NCOLOUR],
-				i % 7);
+			if (row0)
+				fprintf(w.gp, "datafile index %d using %zu:%zu:%zu", bi, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i);
+			else
+				fprintf(w.gp, "datafile index %d using %zu", bi, 2 + 3 * i);
+			fprintf(w.gp, "%s lc rgb \"%s\" fs pattern %zu border rgb \"black\" title ",
+				i == 0 ? ":xtic(1)" : "", colour[i % NCOLOUR], i % 7);
 			gpq(w.gp, lab);
 		}
 	}
