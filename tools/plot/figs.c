@@ -312,6 +312,14 @@ static bool nonempty(const char *dir, const char *id, const char *ext)
 	return stat(p, &sb) == 0 && sb.st_size > 0;
 }
 
+static void unlink_ext(const struct ctx *c, const char *id, const char *ext)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s.%s", c->outdir, id, ext);
+	unlink(p);
+}
+
 /* Breaks lines longer than width at the last space before it, so a long
  * title stays inside the image. */
 static void wrap(char *s, int width)
@@ -347,10 +355,15 @@ static int fw_end(struct fw *w)
 	w->gp = NULL;
 	fclose(w->dat);
 	w->dat = NULL;
+	/* images of an earlier run must not stand in for this one */
+	unlink_ext(c, f->id, "png");
+	unlink_ext(c, f->id, "svg");
+	unlink_ext(c, f->id, "log");
 	if (!w->clauses || f->note[0]) {
 		/* nothing to draw: no script, no data, the note says why */
 		snprintf(path, sizeof(path), "%s/%s.dat", c->outdir, f->id);
 		unlink(path);
+		unlink_ext(c, f->id, "gp");
 		if (!f->note[0])
 			fw_note(w, "no data to draw");
 		free(w->gpbuf);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,17 +558,40 @@ static void figures(FILE *f, const struct rtp_plot_figs *figs, const char *figdi
 	}
 }
 
+static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs *figs,
+		      const char *figdir, const char *figrel, const char *html, const char *title,
+		      char *tmp, size_t tmplen);
+
 int rtp_report_write(const struct rtp_plot_set *set, const struct rtp_plot_figs *figs,
 		     const char *figdir, const char *figrel, const char *html, const char *title)
 {
-	char tmp[4096], when[64];
+	char tmp[4096];
+	sigset_t block, old;
+	int ret;
+
+	/* no temporary file left behind by a SIGINT: the signals wait for the rename */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	ret = write_page(set, figs, figdir, figrel, html, title, tmp, sizeof(tmp));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs *figs,
+		      const char *figdir, const char *figrel, const char *html, const char *title,
+		      char *tmp, size_t tmplen)
+{
+	char when[64];
 	FILE *f;
 	int fd, worst = 0;
 	time_t now = time(NULL);
 	size_t i;
 	bool nav = false;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", html);
+	snprintf(tmp, tmplen, "%s.tmp.XXXXXX", html);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
