@@ -140,6 +140,19 @@ static long long count_of(const json_t *m)
 	return (long long)num(m, "count", 0);
 }
 
+/* A run in a legend: its label, and the kernel and preemption model when
+ * the label does not already say them (a ladder rung such as "rt"). */
+static const char *run_legend(const struct rtp_plot_run *r, char *buf, size_t len)
+{
+	json_t *sys = json_object_get(rtp_plot_sysdoc(r), "system");
+	const char *k = rtp_plot_str(sys, "kernel_release", NULL);
+
+	if (!k || !strncmp(r->label, k, strlen(k)))
+		return r->label;
+	snprintf(buf, len, "%s: %s, preempt %s", r->label, k, rtp_plot_str(sys, "preempt", "?"));
+	return buf;
+}
+
 static void run_where(const struct rtp_plot_run *r, char *buf, size_t len)
 {
 	char w[400], l[200];
@@ -630,7 +643,11 @@ static int fig_hist_overlay(struct ctx *c, int bench, const char *name)
 		json_t *m = merged(c->set->runs[ri].doc[bench], name);
 
 		if (m && has_buckets(m))
-			plot_hist(&w, m, c->set->runs[ri].label, n);
+			{
+			char lg[300];
+
+			plot_hist(&w, m, run_legend(&c->set->runs[ri], lg, sizeof(lg)), n);
+		}
 		n++;
 	}
 	snprintf(w.f->caption, sizeof(w.f->caption),
@@ -671,7 +688,8 @@ static int fig_pct(struct ctx *c, int bench, const char *name)
 				continue;
 			cpu_label(m, cl, sizeof(cl));
 			if (c->set->nruns > 1)
-				snprintf(l, sizeof(l), "%s", c->set->runs[ri].label);
+				run_legend(&c->set->runs[ri], l, sizeof(l)) == l ? (void)0 :
+					(void)snprintf(l, sizeof(l), "%s", c->set->runs[ri].label);
 			else
 				snprintf(l, sizeof(l), "%s", cl);
 			n = pct_block(&w, m, l, &bi);
@@ -800,7 +818,8 @@ static int fig_series(struct ctx *c, long ri_only, int bench, const char *name)
 			if (ri_only >= 0)
 				cpu_label(m, l, sizeof(l));
 			else
-				snprintf(l, sizeof(l), "%s", c->set->runs[ri].label);
+				run_legend(&c->set->runs[ri], l, sizeof(l)) == l ? (void)0 :
+					(void)snprintf(l, sizeof(l), "%s", c->set->runs[ri].label);
 			if (!series_block(&w, m, l, 1000.0, &bi))
 				continue;
 			clause(&w);
@@ -1239,16 +1258,18 @@ static int fig_headline(struct ctx *c)
 		size_t nr = row0 ? nnew + 1 : c->set->nruns;
 
 		for (i = 0; i < nr; i++) {
-			const char *l;
-			char lab[200];
+			char lab[400], lab2[300];
 
-			if (row0)
-				l = i == 0 ? rtp_plot_str(json_object_get(c->set->compare, "base"), "label", "base") :
-					rtp_plot_str(json_array_get(json_object_get(c->set->compare, "new"), i - 1),
-						     "label", "new");
-			else
-				l = c->set->runs[i].label;
-			snprintf(lab, sizeof(lab), "%s%s", l, row0 && i == 0 ? " (base)" : "");
+			if (row0) {
+				json_t *o = i == 0 ? json_object_get(c->set->compare, "base") :
+					json_array_get(json_object_get(c->set->compare, "new"), i - 1);
+
+				snprintf(lab, sizeof(lab), "%s: %s, preempt %s%s", rtp_plot_str(o, "label", "?"),
+					 rtp_plot_str(o, "kernel_release", "?"), rtp_plot_str(o, "preempt", "?"),
+					 i == 0 ? " (base)" : "");
+			} else {
+				snprintf(lab, sizeof(lab), "%s", run_legend(&c->set->runs[i], lab2, sizeof(lab2)));
+			}
 			clause(&w);
 			if (row0)
 				fprintf(w.gp, "datafile index %d using %zu:%zu:%zu", bi, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i);
@@ -1261,7 +1282,7 @@ static int fig_headline(struct ctx *c)
 	}
 	snprintf(w.f->caption, sizeof(w.f->caption), "%s",
 		 row0 ? "Bars: each run's figure (microseconds, log scale); error bars: the comparison's "
-		 "confidence interval for it (none drawn where compare.json gives none, e.g. the maximum)." :
+		 "confidence interval for it; where compare.json gives none (e.g. the maximum) the bar's cap is flat at the value." :
 		 "Bars: each run's percentiles and exact maximum (microseconds, log scale) as the documents "
 		 "give them; without compare.json there are no intervals.");
 	return fw_end(&w);
