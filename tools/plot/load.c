@@ -414,8 +414,8 @@ static void set_labels(struct rtp_plot_set *set)
 
 		if (r->label)
 			continue;
-		if (asprintf(&l, "%s %s", rtp_plot_str(sys, "kernel_release", "unknown kernel"),
-			     rtp_plot_str(sys, "preempt", "")) < 0)
+		if (asprintf(&l, "%s preempt=%s", rtp_plot_str(sys, "kernel_release", "unknown kernel"),
+			     rtp_plot_str(sys, "preempt", "unknown")) < 0)
 			continue;
 		r->label = l;
 	}

@@ -178,13 +178,16 @@ static const char css[] =
 	"@media print{body{max-width:none;font-size:11pt}nav{display:none}a{color:inherit;text-decoration:none}"
 	"h2{break-after:avoid}.st-fail,.st-error{outline:2px solid #000}}\n";
 
-static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst)
+static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *bad, size_t badlen)
 {
-	size_t ri;
+	bool runcol = set->nruns > 1 || set->compare;
+	size_t ri, off = 0;
 	int b;
 
-	fputs("<div class=\"wrap\"><table id=\"verdicts\"><thead><tr><th>run</th><th>bench</th>"
-	      "<th>verdict</th><th>why</th><th>measured for</th></tr></thead><tbody>\n", f);
+	bad[0] = 0;
+	fprintf(f, "<div class=\"wrap\"><table id=\"verdicts\"><thead><tr>%s<th>bench</th>"
+		"<th>verdict</th><th>why</th><th>measured for</th></tr></thead><tbody>\n",
+		runcol ? "<th>run</th>" : "");
 	for (ri = 0; ri < set->nruns; ri++)
 		for (b = 0; b < RP_NBENCH; b++) {
 			const json_t *d = set->runs[ri].doc[b];
@@ -195,14 +198,25 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst)
 				continue;
 			if (rank(st) > *worst)
 				*worst = rank(st);
-			fputs("<tr><td>", f);
-			esc(f, set->runs[ri].label);
-			fprintf(f, "</td><td>%s</td>", rtp_plot_bench_name[b]);
+			if (rank(st) >= 2 && off < badlen)
+				off += (size_t)snprintf(bad + off, badlen - off, "%s%s%s%s", off ? ", " : "",
+							runcol ? set->runs[ri].label : "", runcol ? " " : "",
+							rtp_plot_bench_name[b]);
+			fputs("<tr>", f);
+			if (runcol) {
+				fputs("<td>", f);
+				esc(f, set->runs[ri].label);
+				fputs("</td>", f);
+			}
+			fprintf(f, "<td>%s</td>", rtp_plot_bench_name[b]);
 			status_cell(f, st);
 			fputs("<td>", f);
 			esc(f, rtp_plot_str(v, "reason", ""));
 			fputs("</td>", f);
-			fprintf(f, "<td class=\"num\">%.1f&nbsp;s</td></tr>\n", num(d, "duration_s", NAN));
+			if (strcmp(st, "skip") && json_is_number(json_object_get(d, "duration_s")))
+				fprintf(f, "<td class=\"num\">%.1f&nbsp;s</td></tr>\n", num(d, "duration_s", NAN));
+			else
+				fputs("<td class=\"num\">&#8211;</td></tr>\n", f);
 		}
 	if (set->compare) {
 		const json_t *v = json_object_get(set->compare, "verdict"), *r;
@@ -211,6 +225,8 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst)
 
 		if (rank(st) > *worst)
 			*worst = rank(st);
+		if (rank(st) >= 2 && off < badlen)
+			off += (size_t)snprintf(bad + off, badlen - off, "%sthe comparison", off ? ", " : "");
 		fputs("<tr><td>comparison</td><td>compare</td>", f);
 		status_cell(f, st);
 		fputs("<td>", f);
@@ -285,8 +301,8 @@ static void changes(FILE *f, const struct rtp_plot_set *set)
 	size_t ri;
 	int b;
 
-	fputs("<div class=\"wrap\"><table id=\"changes\"><thead><tr><th>run</th><th>bench</th>"
-	      "<th>what it set while it ran</th></tr></thead><tbody>\n", f);
+	fprintf(f, "<div class=\"wrap\"><table id=\"changes\"><thead><tr>%s<th>bench</th>"
+		"<th>what it set while it ran</th></tr></thead><tbody>\n", set->nruns > 1 ? "<th>run</th>" : "");
 	for (ri = 0; ri < set->nruns; ri++)
 		for (b = 0; b < RP_NBENCH; b++) {
 			const json_t *d = set->runs[ri].doc[b];
@@ -296,9 +312,13 @@ static void changes(FILE *f, const struct rtp_plot_set *set)
 
 			if (!d)
 				continue;
-			fputs("<tr><td>", f);
-			esc(f, set->runs[ri].label);
-			fprintf(f, "</td><td>%s</td><td><ul>", rtp_plot_bench_name[b]);
+			fputs("<tr>", f);
+			if (set->nruns > 1) {
+				fputs("<td>", f);
+				esc(f, set->runs[ri].label);
+				fputs("</td>", f);
+			}
+			fprintf(f, "<td>%s</td><td><ul>", rtp_plot_bench_name[b]);
 			dma = json_object_get(p, "cpu_dma_latency_us");
 			if (dma) {
 				if (json_is_number(dma))
@@ -625,6 +645,7 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 	/* the verdict first: the worst is only known after the table */
 	{
 		char *vbuf = NULL;
+		char bad[512];
 		size_t vlen = 0;
 		FILE *vf = open_memstream(&vbuf, &vlen);
 
@@ -633,11 +654,16 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 			unlink(tmp);
 			return -ENOMEM;
 		}
-		verdicts(vf, set, &worst);
+		verdicts(vf, set, &worst, bad, sizeof(bad));
 		fclose(vf);
-		fprintf(f, "<h2 id=\"verdict\">Verdict</h2>\n<p class=\"overall\" id=\"overall\">Overall: <b>%s</b></p>\n",
+		fprintf(f, "<h2 id=\"verdict\">Verdict</h2>\n<p class=\"overall\" id=\"overall\">Overall: <b>%s</b>",
 			worst == 3 ? "&#10008; FAIL" : worst == 2 ? "! ERROR" : worst == 1 ? "&#10004; PASS" :
 			"&#8211; nothing measured (every bench skipped)");
+		if (bad[0]) {
+			fputs(" &mdash; ", f);
+			esc(f, bad);
+		}
+		fputs("</p>\n", f);
 		fwrite(vbuf, 1, vlen, f);
 		free(vbuf);
 	}
