@@ -168,6 +168,15 @@ static int load_run_dir(struct rtp_plot_set *set, const char *dir, const char *l
 		if (ret < 0)
 			return ret;
 	}
+	for (b = 0; b < RP_NBENCH && !run->doc[b]; b++)
+		;
+	if (b == RP_NBENCH) {
+		/* nothing readable here (the warnings say why): no run */
+		free(run->dir);
+		free(run->label);
+		set->nruns--;
+		return 0;
+	}
 	{
 		char *p = join(dir, "vm.json");
 

@@ -61,7 +61,10 @@ int main(int argc, char **argv)
 	}
 	ret = rtp_plot_load(&set, argv + optind, argc - optind, msg, sizeof(msg));
 	if (ret) {
+		for (i = 0; i < set.nwarnings; i++)
+			rtp_warn("%s", set.warnings[i]);
 		rtp_error("%s", msg);
+		rtp_plot_set_free(&set);
 		return 1;
 	}
 	if (!out) {
