@@ -246,8 +246,8 @@ static int load_ladder(struct rtp_plot_set *set, const char *dir, char *msg, siz
 	while ((e = readdir(d))) {
 		char *p, **v;
 
-		if (e->d_name[0] == '.')
-			continue;
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "plots"))
+			continue;	/* plots/: this program's own output */
 		p = join(dir, e->d_name);
 		if (!p) {
 			ret = -ENOMEM;
@@ -280,6 +280,9 @@ static int load_ladder(struct rtp_plot_set *set, const char *dir, char *msg, siz
 		ret = load_run_dir(set, p, names[i], msg, len);
 		if (ret > 0)
 			found++;
+		else if (ret == 0)
+			warnf(set, "%s: no result document in this run's directory (a failed run? see %s/serial.log if it was a VM)",
+			      p, p);
 		free(p);
 	}
 	for (i = 0; i < n; i++)
