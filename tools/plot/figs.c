@@ -264,7 +264,7 @@ static void row(struct fw *w, const char *fmt, ...)
 /* the style of curve i: colour, dash, point type */
 static void style(FILE *f, int i)
 {
-	fprintf(f, "lc rgb \"%s\" dt %d lw 1.6", colour[i % NCOLOUR], i % 5 + 1);
+	fprintf(f, "lc rgb \"%s\" dt %d lw %s", colour[i % NCOLOUR], i % 5 + 1, i % 5 == 2 ? "2.4" : "1.6");
 }
 
 /* begin/continue the plot command */
