@@ -139,6 +139,12 @@ $(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call 
 endef
 $(foreach t,$(FUZZ_SRCS:tests/fuzz/%.c=%),$(eval $(call fuzz_rule,$(t))))
 
+# fuzz_plot_doc: the plot and report code over one document (jansson)
+$(O)/tests/fuzz/fuzz_plot_doc.o: CPPFLAGS += -Itools/plot
+$(O)/tests/fuzz/fuzz_plot_doc: $(PLOT_OBJS)
+$(O)/tests/fuzz/fuzz_plot_doc: LDLIBS := $(LIBA) -ljansson $(LDLIBS)
+FUZZ_EXTRA_plot_doc := -Itools/plot $(PLOT_SRCS) -ljansson
+
 fuzz-replay: $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do n=$${f##*/}; \
 		$$f tests/fuzz/corpus/$${n#fuzz_}/* || exit 1; done
@@ -151,7 +157,7 @@ fuzz:
 	clang -Ibench/$(call fuzz_bench,fuzz_$(FUZZ)) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
 		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
 		$(filter-out %/main.c,$($(call fuzz_bench,fuzz_$(FUZZ))_SRCS)) \
-		$(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
+		$(FUZZ_EXTRA_$(FUZZ)) $(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
 	build/fuzz/fuzz_$(FUZZ) -artifact_prefix=build/fuzz/ -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
