@@ -215,7 +215,7 @@ S=$TMP/suite
 synth_suite "$S"
 "$REPORT" -q "$S" >"$TMP/suite.out" 2>&1
 ok $? "rtproof report on a suite of audio, irqlat and lockstress documents exits 0"
-for f in audio-timeline audio-lateness-margin audio-wakeup_lateness-percentiles irqlat-stages \
+for f in audio-timeline audio-lateness-margin audio-wakeup_lateness-percentiles irqlat-stages irqlat-stages-percentiles \
 	irqlat-total-hist irqlat-total-percentiles lockstress-inversion lockstress-contention; do
 	[ "$(head -c 8 "$S/plots/$f.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
 		grep -q '</svg>' "$S/plots/$f.svg"

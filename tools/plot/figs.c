@@ -917,6 +917,66 @@ static int fig_irq_stages(struct ctx *c)
 	return fw_end(&w);
 }
 
+/* irqlat: every stage of one run by percentile. */
+static int fig_irq_stage_pct(struct ctx *c, size_t ri)
+{
+	static const char *const st[] = { "irq_latency", "thread_wakeup", "user_wakeup", "total" };
+	static const char *const sl[] = { "a->b hard IRQ", "b->c IRQ thread", "c->d user space", "total a->d" };
+	const struct rtp_plot_run *r = &c->set->runs[ri];
+	struct fw w;
+	char id[128], rid[80], title[300], where[500];
+	long long maxn = 0, n;
+	int ret, s, k = 0, bi;
+	char *body;
+
+	if (!merged(r->doc[RP_IRQLAT], "irq_latency"))
+		return 0;
+	run_id(c, ri, rid, sizeof(rid));
+	snprintf(id, sizeof(id), "irqlat-stages-percentiles%s", rid);
+	snprintf(title, sizeof(title), "rtproof-irqlat: each stage of the interrupt response by percentile%s%s",
+		 c->set->nruns > 1 ? ", run " : "", c->set->nruns > 1 ? r->label : "");
+	run_where(r, where, sizeof(where));
+	ret = fw_begin(&w, c, id, RP_IRQLAT, title, where);
+	if (ret)
+		return ret;
+	for (s = 0; s < 4; s++) {
+		json_t *m = merged(r->doc[RP_IRQLAT], st[s]);
+		char l[120];
+
+		if (!m)
+			continue;
+		n = pct_block(&w, m, sl[s], &bi);
+		if (!n)
+			continue;
+		if (n > maxn)
+			maxn = n;
+		clause(&w);
+		fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
+		style(w.gp, k++);
+		fputs(" title ", w.gp);
+		snprintf(l, sizeof(l), "%s (%lld samples, max %.1f us)", sl[s], n, num(m, "max", 0) / 1000.0);
+		gpq(w.gp, l);
+	}
+	fflush(w.gp);
+	body = strndup(w.gpbuf, w.gplen);
+	fclose(w.gp);
+	free(w.gpbuf);
+	w.gpbuf = NULL;
+	w.gp = open_memstream(&w.gpbuf, &w.gplen);
+	if (!body || !w.gp) {
+		free(body);
+		return -ENOMEM;
+	}
+	pct_axes(&w, maxn);
+	fputs(body, w.gp);
+	free(body);
+	snprintf(w.f->caption, sizeof(w.f->caption),
+		 "Each stage of the module's interrupt path (expiry to hard IRQ, hard IRQ to the IRQ "
+		 "thread, IRQ thread to the reader) and the total, latency (microseconds, log) reached by "
+		 "each fraction of the interrupts (x: 1/(1-p)): which stage makes the tail.");
+	return fw_end(&w);
+}
+
 /* audio: lateness over time with the xruns marked. */
 static int fig_audio_timeline(struct ctx *c, size_t ri)
 {
@@ -993,7 +1053,9 @@ static int fig_audio_dist(struct ctx *c, size_t ri)
 	const struct rtp_plot_run *r = &c->set->runs[ri];
 	const json_t *doc = r->doc[RP_AUDIO];
 	json_t *g = json_object_get(json_object_get(doc, "params"), "granted");
-	static const char *const names[] = { "wakeup_lateness", "buffer_margin" };
+	static const char *const names[] = { "wakeup_lateness", "buffer_margin", "work_time" };
+	static const char *const words[] = { "wake-up lateness", "buffer margin (left before the buffer ran dry)",
+					      "work time (wake-up to the last period written)" };
 	struct fw w;
 	char id[128], rid[80], title[300], where[500];
 	int ret, k;
@@ -1017,17 +1079,16 @@ static int fig_audio_dist(struct ctx *c, size_t ri)
 		fprintf(w.gp, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 4 lc rgb \"black\"\n"
 			"set label \"buffer\" at %.4f, graph 0.5 left offset 0.5,0\n",
 			num(g, "buffer_ns", 0) / 1000, num(g, "buffer_ns", 0) / 1000, num(g, "buffer_ns", 0) / 1000);
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		json_t *m = merged(doc, names[k]);
 
 		if (m && has_buckets(m))
-			plot_hist(&w, m, k ? "buffer margin (left before the buffer ran dry)" :
-				  "wake-up lateness", k);
+			plot_hist(&w, m, words[k], k);
 	}
 	snprintf(w.f->caption, sizeof(w.f->caption),
 		 "Histograms of the wake-up lateness (how long after a period became free the thread ran) "
-		 "and the buffer margin (how much queued audio was left), in microseconds, against the "
-		 "period and the buffer length. A margin near zero is an xrun about to happen.");
+		 "and the buffer margin (how much queued audio was left), with the work time per wake-up, in "
+		 "microseconds, against the period and the buffer length. A margin near zero is an xrun about to happen.");
 	return fw_end(&w);
 }
 
@@ -1412,6 +1473,10 @@ int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_
 		}
 		if (!ret && b == RP_IRQLAT)
 			ret = fig_irq_stages(&c);
+		if (b == RP_IRQLAT)
+			for (ri = 0; ri < set->nruns && !ret; ri++)
+				if (measured(set->runs[ri].doc[b]))
+					ret = fig_irq_stage_pct(&c, ri);
 		if (b == RP_AUDIO)
 			for (ri = 0; ri < set->nruns && !ret; ri++)
 				if (measured(set->runs[ri].doc[b])) {
