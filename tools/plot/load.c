@@ -230,6 +230,22 @@ static int load_compare(struct rtp_plot_set *set, const char *path, json_t *j)
 	return 0;
 }
 
+/* a run was attempted here: the VM runner's files */
+static bool ran_here(const char *dir)
+{
+	static const char *const f[] = { "vm.json", "serial.log", "exit-status" };
+	size_t i;
+	bool r = false;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]) && !r; i++) {
+		char *p = join(dir, f[i]);
+
+		r = p && is_file(p);
+		free(p);
+	}
+	return r;
+}
+
 static int load_ladder(struct rtp_plot_set *set, const char *dir, char *msg, size_t len)
 {
 	DIR *d = opendir(dir);
@@ -280,9 +296,12 @@ static int load_ladder(struct rtp_plot_set *set, const char *dir, char *msg, siz
 		ret = load_run_dir(set, p, names[i], msg, len);
 		if (ret > 0)
 			found++;
+		else if (ret == 0 && !ran_here(p))
+			warnf(set, "%s: neither result documents nor a VM run's files: not a run, left out%s", p, "");
 		else if (ret == 0)
-			warnf(set, "%s: no result document in this run's directory (a failed run? see %s/serial.log if it was a VM)",
-			      p, p);
+			if (set->nfailed < sizeof(set->failed) / sizeof(set->failed[0]) &&
+			    !(set->failed[set->nfailed++] = strdup(names[i])))
+				ret = -ENOMEM;
 		free(p);
 	}
 	for (i = 0; i < n; i++)
@@ -502,6 +521,8 @@ void rtp_plot_set_free(struct rtp_plot_set *set)
 	free(set->compare_path);
 	for (i = 0; i < set->nwarnings; i++)
 		free(set->warnings[i]);
+	for (i = 0; i < set->nfailed; i++)
+		free(set->failed[i]);
 	memset(set, 0, sizeof(*set));
 }
 

@@ -32,6 +32,8 @@ struct rtp_plot_set {
 	char *compare_path;
 	char *warnings[16];		/* things read but not understood */
 	size_t nwarnings;
+	char *failed[16];		/* run directories without a readable document */
+	size_t nfailed;
 };
 
 struct rtp_plot_fig {

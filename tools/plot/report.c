@@ -180,7 +180,7 @@ static const char css[] =
 
 static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *bad, size_t badlen)
 {
-	bool runcol = set->nruns > 1 || set->compare;
+	bool runcol = set->nruns > 1 || set->compare || set->nfailed;
 	size_t ri, off = 0;
 	int b;
 
@@ -218,6 +218,19 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *
 			else
 				fputs("<td class=\"num\">&#8211;</td></tr>\n", f);
 		}
+	for (ri = 0; ri < set->nfailed; ri++) {
+		/* a run that left no document: its failure is the verdict */
+		if (*worst < 2)
+			*worst = 2;
+		if (off < badlen)
+			off += (size_t)snprintf(bad + off, badlen - off, "%s%s", off ? ", " : "", set->failed[ri]);
+		fputs("<tr><td>", f);
+		esc(f, set->failed[ri]);
+		fputs("</td><td>&#8211;</td>", f);
+		status_cell(f, "error");
+		fputs("<td>no result document: the run failed (its directory holds the VM's serial.log)</td>"
+		      "<td class=\"num\">&#8211;</td></tr>\n", f);
+	}
 	if (set->compare) {
 		const json_t *v = json_object_get(set->compare, "verdict"), *r;
 		const char *st = rtp_plot_str(v, "status", "");
@@ -284,8 +297,8 @@ static void systems(FILE *f, const struct rtp_plot_set *set)
 		sysrow(f, "virtualised", buf, false);
 		sysrow(f, "host name", rtp_plot_str(sys, "hostname", "?"), false);
 		if (r->vm) {
-			snprintf(buf, sizeof(buf), "QEMU %s, clock %s: %s; %lld vCPU, %lld MiB%s%s",
-				 rtp_plot_str(r->vm, "qemu", "?"), rtp_plot_str(r->vm, "clock", "?"),
+			snprintf(buf, sizeof(buf), "%s, clock %s: %s; %lld vCPU, %lld MiB%s%s",
+				 rtp_plot_str(r->vm, "qemu", "QEMU (version not recorded)"), rtp_plot_str(r->vm, "clock", "?"),
 				 rtp_plot_str(r->vm, "time_base", "?"), (long long)num(r->vm, "vcpus", 0),
 				 (long long)num(r->vm, "memory_mib", 0), rtp_plot_str(r->vm, "note", NULL) ? "; " : "",
 				 rtp_plot_str(r->vm, "note", ""));
