@@ -42,6 +42,7 @@ struct fw {
 	int rows;		/* rows in the current block */
 	int clauses;		/* plot clauses written */
 	int ndata;		/* rows of data over all blocks */
+	char pre[1024];		/* settings that depend on the data, before the body */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -410,6 +411,7 @@ static int fw_end(struct fw *w)
 	fputs("\nset key inside top right vertical box opaque samplen 3 spacing 1.1\n"
 	      "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\" dt 1\n"
 	      "set border 3\nset tics nomirror\n", gp);
+	fputs(w->pre, gp);
 	fwrite(w->gpbuf, 1, w->gplen, gp);
 	fputs("\nset output\n}\n", gp);
 	free(w->gpbuf);
@@ -532,7 +534,7 @@ static void pct_axes(struct fw *w, long long maxn)
 
 	while (top < 2.0 * (double)maxn && top < 1e9)
 		top *= 10;
-	fprintf(w->gp, "set logscale x\nset logscale y\nset xrange [1:%g]\n"
+	snprintf(w->pre, sizeof(w->pre), "set logscale x\nset logscale y\nset xrange [1:%g]\n"
 		"set xtics (\"0 %%%%\" 1, \"50 %%%%\" 2, \"90 %%%%\" 10, \"99 %%%%\" 100, \"99.9 %%%%\" 1000, "
 		"\"99.99 %%%%\" 10000, \"99.999 %%%%\" 100000, \"99.9999 %%%%\" 1000000, \"99.99999 %%%%\" 1e7)\n"
 		"set xlabel \"percentile (scale 1/(1-p))\"\nset ylabel \"latency (us)\"\n"
@@ -707,28 +709,7 @@ static int fig_pct(struct ctx *c, int bench, const char *name)
 			k++;
 		}
 	}
-	{
-		/* axes before the plot command */
-		char *body = NULL;
-		size_t blen = 0;
-		FILE *f;
-
-		fflush(w.gp);
-		body = strndup(w.gpbuf, w.gplen);
-		fclose(w.gp);
-		free(w.gpbuf);
-		w.gpbuf = NULL;
-		w.gp = open_memstream(&w.gpbuf, &w.gplen);
-		f = w.gp;
-		if (!f || !body) {
-			free(body);
-			return -ENOMEM;
-		}
-		pct_axes(&w, maxn);
-		fputs(body, f);
-		free(body);
-		(void)blen;
-	}
+	pct_axes(&w, maxn);
 	snprintf(w.f->caption, sizeof(w.f->caption),
 		 "Latency (log scale, microseconds) reached by each fraction of the samples: the "
 		 "x axis is 1/(1-p), so 99 %% is ten times further right than 90 %%. Values are the "
@@ -927,7 +908,6 @@ static int fig_irq_stage_pct(struct ctx *c, size_t ri)
 	char id[128], rid[80], title[300], where[500];
 	long long maxn = 0, n;
 	int ret, s, k = 0, bi;
-	char *body;
 
 	if (!merged(r->doc[RP_IRQLAT], "irq_latency"))
 		return 0;
@@ -957,19 +937,7 @@ static int fig_irq_stage_pct(struct ctx *c, size_t ri)
 		snprintf(l, sizeof(l), "%s (%lld samples, max %.1f us)", sl[s], n, num(m, "max", 0) / 1000.0);
 		gpq(w.gp, l);
 	}
-	fflush(w.gp);
-	body = strndup(w.gpbuf, w.gplen);
-	fclose(w.gp);
-	free(w.gpbuf);
-	w.gpbuf = NULL;
-	w.gp = open_memstream(&w.gpbuf, &w.gplen);
-	if (!body || !w.gp) {
-		free(body);
-		return -ENOMEM;
-	}
 	pct_axes(&w, maxn);
-	fputs(body, w.gp);
-	free(body);
 	snprintf(w.f->caption, sizeof(w.f->caption),
 		 "Each stage of the module's interrupt path (expiry to hard IRQ, hard IRQ to the IRQ "
 		 "thread, IRQ thread to the reader) and the total, latency (microseconds, log) reached by "
@@ -1163,7 +1131,6 @@ static int fig_lock_contention(struct ctx *c, size_t ri)
 	json_t *m;
 	long long maxn = 0, n;
 	int ret, k = 0, bi;
-	char *body;
 
 	run_id(c, ri, rid, sizeof(rid));
 	snprintf(id, sizeof(id), "lockstress-contention%s", rid);
@@ -1191,19 +1158,7 @@ static int fig_lock_contention(struct ctx *c, size_t ri)
 		fputs(" title ", w.gp);
 		gpq(w.gp, l);
 	}
-	fflush(w.gp);
-	body = strndup(w.gpbuf, w.gplen);
-	fclose(w.gp);
-	free(w.gpbuf);
-	w.gpbuf = NULL;
-	w.gp = open_memstream(&w.gpbuf, &w.gplen);
-	if (!body || !w.gp) {
-		free(body);
-		return -ENOMEM;
-	}
 	pct_axes(&w, maxn);
-	fputs(body, w.gp);
-	free(body);
 	if (!k)
 		fw_note(&w, "not drawn: no contention scenario in the lockstress document");
 	snprintf(w.f->caption, sizeof(w.f->caption),

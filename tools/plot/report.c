@@ -542,14 +542,12 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 	fputs("</tbody></table></div>\n", f);
 }
 
-static void figures(FILE *f, const struct rtp_plot_figs *figs, const char *figdir, const char *figrel,
-		    bool *nav_any)
+static void figures(FILE *f, const struct rtp_plot_figs *figs, const char *figdir, const char *figrel)
 {
 	size_t i;
 	const char *cur = "";
 	int n = 0;
 
-	(void)nav_any;
 	fputs("<h2 id=\"figures\">Figures</h2>\n", f);
 	if (figs->gnuplot_missing)
 		fputs("<p class=\"note\">gnuplot is not installed (Debian: <code>apt-get install gnuplot-nox</code>): "
@@ -622,7 +620,6 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 	int fd, worst = 0;
 	time_t now = time(NULL);
 	size_t i;
-	bool nav = false;
 
 	snprintf(tmp, tmplen, "%s.tmp.XXXXXX", html);
 	fd = mkstemp(tmp);
@@ -696,7 +693,7 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 	fputs("<h2 id=\"changes-h\">What the tool changed while it ran</h2>\n", f);
 	changes(f, set);
 	loads_and_commands(f, set);
-	figures(f, figs, figdir, figrel, &nav);
+	figures(f, figs, figdir, figrel);
 	fputs("<footer><p>rtproof report. Latencies are in microseconds unless a unit says otherwise; "
 	      "percentiles are histogram bucket upper edges (never understated), minimum and maximum exact.</p>"
 	      "</footer>\n</body></html>\n", f);
