@@ -984,6 +984,8 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 			fprintf(w.gp, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 3 lc rgb \"%s\"\n",
 				num(x, "time_s", 0), num(x, "time_s", 0), colour[1]);
 	}
+	if (nx && !(m && has_series(m)))
+		fputs("set label \"this document has no lateness series: the xruns alone\" at graph 0.02, graph 0.05\n", w.gp);
 	if (m && has_series(m) && series_block(&w, m, "wakeup_lateness", 1000.0, &bi)) {
 		clause(&w);
 		fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
