@@ -777,30 +777,37 @@ static int fig_series(struct ctx *c, long ri_only, int bench, const char *name)
 		const json_t *doc = c->set->runs[ri].doc[bench];
 		json_t *m;
 		int cpus = 0;
+		bool percpu;
 
 		if (!doc || (ri_only >= 0 && ri != (size_t)ri_only))
 			continue;
 		json_array_foreach(json_object_get(doc, "metrics"), i, m)
 			if (!strcmp(rtp_plot_str(m, "name", ""), name) && rtp_plot_is_int(json_object_get(m, "cpu")))
 				cpus++;
+		/* one run: its CPUs; several: each run's merge, or its CPUs when only they
+		 * carry a series */
+		percpu = cpus > 0 && (ri_only >= 0 || !has_series(merged(doc, name)));
 		json_array_foreach(json_object_get(doc, "metrics"), i, m) {
 			char l[200];
 
 			if (strcmp(rtp_plot_str(m, "name", ""), name))
 				continue;
-			if (ri_only >= 0 && cpus > 0 ? !rtp_plot_is_int(json_object_get(m, "cpu")) :
-			    m != merged(doc, name))
+			if (percpu ? !rtp_plot_is_int(json_object_get(m, "cpu")) : m != merged(doc, name))
 				continue;
 			if (!has_series(m)) {
 				without++;
 				continue;
 			}
 			with++;
-			if (ri_only >= 0)
+			if (ri_only >= 0) {
 				cpu_label(m, l, sizeof(l));
-			else
-				run_legend(&c->set->runs[ri], l, sizeof(l)) == l ? (void)0 :
-					(void)snprintf(l, sizeof(l), "%s", c->set->runs[ri].label);
+			} else {
+				char lg[300], cl[64];
+
+				cpu_label(m, cl, sizeof(cl));
+				snprintf(l, sizeof(l), "%s%s%s", run_legend(&c->set->runs[ri], lg, sizeof(lg)),
+					 percpu ? ", " : "", percpu ? cl : "");
+			}
 			if (!series_block(&w, m, l, 1000.0, &bi))
 				continue;
 			clause(&w);
