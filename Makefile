@@ -89,6 +89,18 @@ $(BIN)/rtproof-check: $(O)/check/main.o $(LIBA)
 PROGS += $(BIN)/rtproof-check
 LDLIBS_test_check := -lz
 fuzz: LDLIBS += -lz
+# ---- tools: rtproof-plot and rtproof-report (tools/plot, jansson) --------
+PLOT_SRCS := $(filter-out %_main.c,$(wildcard tools/plot/*.c))
+PLOT_OBJS := $(PLOT_SRCS:%.c=$(O)/%.o)
+$(BIN)/rtproof-plot: $(O)/tools/plot/plot_main.o $(PLOT_OBJS) $(LIBA)
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
+$(BIN)/rtproof-report: $(O)/tools/plot/report_main.o $(PLOT_OBJS) $(LIBA)
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
+PROGS += $(BIN)/rtproof-plot $(BIN)/rtproof-report
 
 $(BIN)/rtproof: scripts/rtproof
 	@mkdir -p $(@D)
@@ -140,6 +152,12 @@ $(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call 
 endef
 $(foreach t,$(FUZZ_SRCS:tests/fuzz/%.c=%),$(eval $(call fuzz_rule,$(t))))
 
+# fuzz_plot_doc: the plot and report code over one document (jansson)
+$(O)/tests/fuzz/fuzz_plot_doc.o: CPPFLAGS += -Itools/plot
+$(O)/tests/fuzz/fuzz_plot_doc: $(PLOT_OBJS)
+$(O)/tests/fuzz/fuzz_plot_doc: LDLIBS := $(LIBA) -ljansson $(LDLIBS)
+FUZZ_EXTRA_plot_doc := -Itools/plot $(PLOT_SRCS) -ljansson
+
 fuzz-replay: $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do n=$${f##*/}; \
 		$$f tests/fuzz/corpus/$${n#fuzz_}/* || exit 1; done
@@ -152,7 +170,7 @@ fuzz:
 	clang -Ibench/$(call fuzz_bench,fuzz_$(FUZZ)) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
 		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
 		$(filter-out %/main.c,$($(call fuzz_bench,fuzz_$(FUZZ))_SRCS)) \
-		$(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
+		$(FUZZ_EXTRA_$(FUZZ)) $(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
 	build/fuzz/fuzz_$(FUZZ) -artifact_prefix=build/fuzz/ -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
@@ -161,7 +179,7 @@ integration: all $(TOOL_BINS)
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v,--failures --comments) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
-HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h)
+HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h tools/*/*.h)
 hdr-check:
 	$(Q)for h in $(HDRS); do \
 		printf '#include "%s"\n' $$h | $(CC) $(CPPFLAGS) -I. $(RTP_CFLAGS) -fsyntax-only -x c - \

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Reading what rtproof-plot and rtproof-report are given: result documents,
+ * suite directories, kernel-ladder directories and compare.json. */
+#include "plot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *const rtp_plot_bench_name[RP_NBENCH] = { "cyclic", "irqlat", "audio", "lockstress" };
+
+const char *rtp_plot_str(const json_t *o, const char *key, const char *dflt)
+{
+	const json_t *v = o ? json_object_get(o, key) : NULL;
+
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *join(const char *a, const char *b)
+{
+	char *s;
+
+	if (asprintf(&s, "%s/%s", a, b) < 0)
+		return NULL;
+	return s;
+}
+
+static void warnf(struct rtp_plot_set *set, const char *fmt, const char *a, const char *b)
+{
+	char *s;
+
+	if (set->nwarnings >= sizeof(set->warnings) / sizeof(set->warnings[0]))
+		return;
+	if (asprintf(&s, fmt, a, b) >= 0)
+		set->warnings[set->nwarnings++] = s;
+}
+
+static int bench_of(const json_t *doc)
+{
+	const char *tool = rtp_plot_str(doc, "tool", "");
+	int b;
+
+	if (!strncmp(tool, "rtproof-", 8))
+		tool += 8;
+	for (b = 0; b < RP_NBENCH; b++)
+		if (!strcmp(tool, rtp_plot_bench_name[b]))
+			return b;
+	return -1;
+}
+
+static struct rtp_plot_run *add_run(struct rtp_plot_set *set, const char *dir, const char *label)
+{
+	struct rtp_plot_run *v = realloc(set->runs, (set->nruns + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	set->runs = v;
+	v = &set->runs[set->nruns];
+	memset(v, 0, sizeof(*v));
+	v->dir = strdup(dir);
+	v->label = label ? strdup(label) : NULL;
+	if (!v->dir || (label && !v->label)) {
+		free(v->dir);
+		free(v->label);
+		return NULL;
+	}
+	set->nruns++;
+	return v;
+}
+
+/* Loads FILE as a result document into run; 1 when it was one. */
+static int add_doc(struct rtp_plot_set *set, struct rtp_plot_run *run, const char *file, json_t *doc)
+{
+	int b = bench_of(doc);
+
+	if (b < 0) {
+		warnf(set, "%s: tool %s is not a bench this version plots", file,
+		      rtp_plot_str(doc, "tool", "(none)"));
+		return 0;
+	}
+	if (run->doc[b]) {
+		warnf(set, "%s: a second %s document for the same run, not shown", file,
+		      rtp_plot_bench_name[b]);
+		return 0;
+	}
+	run->doc[b] = json_incref(doc);
+	run->path[b] = strdup(file);
+	return run->path[b] ? 1 : -ENOMEM;
+}
+
+static json_t *read_json(const char *path, char *msg, size_t len)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, JSON_DECODE_INT_AS_REAL, &e);
+
+	if (!j)
+		snprintf(msg, len, "%s: not a JSON document (line %d: %s)", path, e.line, e.text);
+	return j;
+}
+
+/* A directory holding result documents directly: one run.  1 when it held
+ * at least one, 0 when none, negative on error. */
+static int load_run_dir(struct rtp_plot_set *set, const char *dir, const char *label, char *msg,
+			size_t len)
+{
+	struct rtp_plot_run *run;
+	int b, found = 0, ret;
+
+	for (b = 0; b < RP_NBENCH; b++) {
+		char name[32], *p;
+
+		snprintf(name, sizeof(name), "%s.json", rtp_plot_bench_name[b]);
+		p = join(dir, name);
+		if (!p)
+			return -ENOMEM;
+		if (is_file(p))
+			found++;
+		free(p);
+	}
+	if (!found)
+		return 0;
+	run = add_run(set, dir, label);
+	if (!run)
+		return -ENOMEM;
+	for (b = 0; b < RP_NBENCH; b++) {
+		char name[32], *p;
+		json_t *doc;
+
+		snprintf(name, sizeof(name), "%s.json", rtp_plot_bench_name[b]);
+		p = join(dir, name);
+		if (!p)
+			return -ENOMEM;
+		if (!is_file(p)) {
+			free(p);
+			continue;
+		}
+		doc = read_json(p, msg, len);
+		if (!doc) {
+			free(p);
+			return -EINVAL;
+		}
+		if (strcmp(rtp_plot_str(doc, "schema", ""), "rtproof/1")) {
+			warnf(set, "%s: schema %s, not rtproof/1: not shown", p,
+			      rtp_plot_str(doc, "schema", "(none)"));
+			ret = 0;
+		} else {
+			ret = add_doc(set, run, p, doc);
+		}
+		json_decref(doc);
+		free(p);
+		if (ret < 0)
+			return ret;
+	}
+	for (b = 0; b < RP_NBENCH && !run->doc[b]; b++)
+		;
+	if (b == RP_NBENCH) {
+		/* nothing readable here (the warnings say why): no run */
+		free(run->dir);
+		free(run->label);
+		set->nruns--;
+		return 0;
+	}
+	{
+		char *p = join(dir, "vm.json");
+
+		if (!p)
+			return -ENOMEM;
+		if (is_file(p))
+			run->vm = json_load_file(p, JSON_DECODE_INT_AS_REAL, NULL);
+		free(p);
+	}
+	return 1;
+}
+
+/* Ladder order: stock preempt=none, voluntary, full, then RT, then the rest. */
+static int rung_rank(const char *n)
+{
+	static const char *const order[] = { "stock-none", "stock-voluntary", "stock-full", "stock", "rt" };
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		size_t l = strlen(order[i]);
+
+		if (!strncmp(n, order[i], l) && (n[l] == 0 || n[l] == '-'))
+			return (int)i;
+	}
+	return 10;
+}
+
+static int cmp_rung(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = rung_rank(x), ry = rung_rank(y);
+
+	return rx != ry ? rx - ry : strverscmp(x, y);
+}
+
+static int load_compare(struct rtp_plot_set *set, const char *path, json_t *j)
+{
+	const char *schema = rtp_plot_str(j, "schema", "");
+
+	if (!strcmp(schema, "rtproof-compare/1")) {
+		if (set->compare) {
+			warnf(set, "%s: a second comparison, not shown%s", path, "");
+			return 0;
+		}
+		set->compare = json_incref(j);
+		set->compare_path = strdup(path);
+		return set->compare_path ? 1 : -ENOMEM;
+	}
+	warnf(set, "%s: schema %s is not rtproof-compare/1: its table is not shown", path,
+	      schema[0] ? schema : "(none)");
+	return 0;
+}
+
+/* a run was attempted here: the VM runner's files */
+static bool ran_here(const char *dir)
+{
+	static const char *const f[] = { "vm.json", "serial.log", "exit-status" };
+	size_t i;
+	bool r = false;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]) && !r; i++) {
+		char *p = join(dir, f[i]);
+
+		r = p && is_file(p);
+		free(p);
+	}
+	return r;
+}
+
+static int load_ladder(struct rtp_plot_set *set, const char *dir, char *msg, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, i;
+	int ret = 0, found = 0;
+	char *cp;
+
+	if (!d) {
+		snprintf(msg, len, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	while ((e = readdir(d))) {
+		char *p, **v;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "plots"))
+			continue;	/* plots/: this program's own output */
+		p = join(dir, e->d_name);
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (!is_dir(p)) {
+			free(p);
+			continue;
+		}
+		free(p);
+		v = realloc(names, (n + 1) * sizeof(*v));
+		if (!v || !(v[n] = strdup(e->d_name))) {
+			names = v ? v : names;
+			ret = -ENOMEM;
+			break;
+		}
+		names = v;
+		n++;
+	}
+	closedir(d);
+	if (!ret)
+		qsort(names, n, sizeof(*names), cmp_rung);
+	for (i = 0; i < n && ret >= 0; i++) {
+		char *p = join(dir, names[i]);
+
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = load_run_dir(set, p, names[i], msg, len);
+		if (ret > 0)
+			found++;
+		else if (ret == 0 && !ran_here(p))
+			warnf(set, "%s: neither result documents nor a VM run's files: not a run, left out%s", p, "");
+		else if (ret == 0)
+			if (set->nfailed < sizeof(set->failed) / sizeof(set->failed[0]) &&
+			    !(set->failed[set->nfailed++] = strdup(names[i])))
+				ret = -ENOMEM;
+		free(p);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (ret < 0)
+		return ret;
+	cp = join(dir, "compare.json");
+	if (!cp)
+		return -ENOMEM;
+	if (is_file(cp)) {
+		json_t *j = read_json(cp, msg, len);
+
+		if (!j) {
+			free(cp);
+			return -EINVAL;
+		}
+		ret = load_compare(set, cp, j);
+		json_decref(j);
+	}
+	free(cp);
+	return ret < 0 ? ret : found;
+}
+
+static char *dir_of(const char *file)
+{
+	const char *s = strrchr(file, '/');
+
+	return s ? strndup(file, (size_t)(s - file)) : strdup(".");
+}
+
+static int load_file(struct rtp_plot_set *set, const char *file, char *msg, size_t len)
+{
+	json_t *j = read_json(file, msg, len);
+	const char *schema;
+	char *dir;
+	size_t i;
+	int ret;
+
+	if (!j)
+		return -EINVAL;
+	schema = rtp_plot_str(j, "schema", "");
+	if (!strncmp(schema, "rtproof-compare", 15)) {
+		ret = load_compare(set, file, j);
+		json_decref(j);
+		return ret;
+	}
+	if (strcmp(schema, "rtproof/1")) {
+		snprintf(msg, len, "%s: schema '%s': neither a result document (rtproof/1) nor a comparison",
+			 file, schema);
+		json_decref(j);
+		return -EINVAL;
+	}
+	dir = dir_of(file);
+	if (!dir) {
+		json_decref(j);
+		return -ENOMEM;
+	}
+	ret = 0;
+	/* documents of one directory given one by one form one run */
+	for (i = 0; i < set->nruns; i++) {
+		int b = bench_of(j);
+
+		if (!strcmp(set->runs[i].dir, dir) && b >= 0 && !set->runs[i].doc[b]) {
+			ret = add_doc(set, &set->runs[i], file, j);
+			break;
+		}
+	}
+	if (i == set->nruns) {
+		struct rtp_plot_run *run = add_run(set, dir, NULL);
+
+		ret = run ? add_doc(set, run, file, j) : -ENOMEM;
+		if (run && ret >= 0) {
+			char *p = join(dir, "vm.json");
+
+			if (p && is_file(p))
+				run->vm = json_load_file(p, JSON_DECODE_INT_AS_REAL, NULL);
+			free(p);
+		}
+	}
+	free(dir);
+	json_decref(j);
+	return ret;
+}
+
+/* Runs named by a comparison that came alone: its base and new paths. */
+static int load_compare_runs(struct rtp_plot_set *set, char *msg, size_t len)
+{
+	json_t *all[32];
+	size_t n = 0, i, k;
+	char *cdir;
+	int ret = 0;
+
+	all[n++] = json_object_get(set->compare, "base");
+	json_array_foreach(json_object_get(set->compare, "new"), k, all[n]) {
+		if (n + 1 >= sizeof(all) / sizeof(all[0]))
+			break;
+		n++;
+	}
+	cdir = dir_of(set->compare_path);
+	if (!cdir)
+		return -ENOMEM;
+	for (i = 0; i < n && ret >= 0; i++) {
+		const char *p = rtp_plot_str(all[i], "path", NULL);
+		char *full = NULL;
+		size_t before = set->nruns;
+
+		if (!p)
+			continue;
+		if (p[0] != '/' && !is_dir(p) && !is_file(p))
+			full = join(cdir, p);
+		else
+			full = strdup(p);
+		if (!full) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (is_dir(full))
+			ret = load_run_dir(set, full, rtp_plot_str(all[i], "label", NULL), msg, len);
+		else if (is_file(full))
+			ret = load_file(set, full, msg, len);
+		else
+			warnf(set, "%s: named in the comparison, not found%s", full, "");
+		if (ret >= 0 && set->nruns > before && !set->runs[before].label &&
+		    rtp_plot_str(all[i], "label", NULL))
+			set->runs[before].label = strdup(rtp_plot_str(all[i], "label", ""));
+		free(full);
+	}
+	free(cdir);
+	return ret < 0 ? ret : 0;
+}
+
+static void set_labels(struct rtp_plot_set *set)
+{
+	size_t i, j;
+
+	for (i = 0; i < set->nruns; i++) {
+		struct rtp_plot_run *r = &set->runs[i];
+		json_t *sys = json_object_get(rtp_plot_sysdoc(r), "system");
+		char *l;
+
+		if (r->label)
+			continue;
+		if (asprintf(&l, "%s preempt=%s", rtp_plot_str(sys, "kernel_release", "unknown kernel"),
+			     rtp_plot_str(sys, "preempt", "unknown")) < 0)
+			continue;
+		r->label = l;
+	}
+	for (i = 1; i < set->nruns; i++)
+		for (j = 0; j < i; j++)
+			if (set->runs[i].label && set->runs[j].label &&
+			    !strcmp(set->runs[i].label, set->runs[j].label)) {
+				char *l;
+
+				if (asprintf(&l, "%s #%zu", set->runs[i].label, i + 1) >= 0) {
+					free(set->runs[i].label);
+					set->runs[i].label = l;
+				}
+				break;
+			}
+}
+
+int rtp_plot_load(struct rtp_plot_set *set, char *const *args, int nargs, char *msg, size_t len)
+{
+	int i, ret = 0;
+
+	memset(set, 0, sizeof(*set));
+	for (i = 0; i < nargs && ret >= 0; i++) {
+		const char *a = args[i];
+
+		if (is_dir(a)) {
+			size_t before = set->nruns;
+
+			ret = load_run_dir(set, a, NULL, msg, len);
+			if (ret == 0)
+				ret = load_ladder(set, a, msg, len);
+			if (ret >= 0 && set->nruns == before && !set->compare) {
+				snprintf(msg, len, "%s: no result documents (cyclic.json, irqlat.json, "
+					 "audio.json, lockstress.json) here or one level below", a);
+				ret = -ENOENT;
+			}
+		} else if (is_file(a)) {
+			ret = load_file(set, a, msg, len);
+		} else {
+			snprintf(msg, len, "%s: %s", a, strerror(ENOENT));
+			ret = -ENOENT;
+		}
+	}
+	if (ret >= 0 && !set->nruns && set->compare)
+		ret = load_compare_runs(set, msg, len);
+	if (ret >= 0 && !set->nruns) {
+		snprintf(msg, len, "%s: no result documents to show", nargs ? args[0] : "(nothing given)");
+		ret = -ENOENT;
+	}
+	if (ret < 0)
+		return ret;
+	set_labels(set);
+	return 0;
+}
+
+void rtp_plot_set_free(struct rtp_plot_set *set)
+{
+	size_t i;
+	int b;
+
+	for (i = 0; i < set->nruns; i++) {
+		for (b = 0; b < RP_NBENCH; b++) {
+			json_decref(set->runs[i].doc[b]);
+			free(set->runs[i].path[b]);
+		}
+		json_decref(set->runs[i].vm);
+		free(set->runs[i].label);
+		free(set->runs[i].dir);
+	}
+	free(set->runs);
+	json_decref(set->compare);
+	free(set->compare_path);
+	for (i = 0; i < set->nwarnings; i++)
+		free(set->warnings[i]);
+	for (i = 0; i < set->nfailed; i++)
+		free(set->failed[i]);
+	memset(set, 0, sizeof(*set));
+}
+
+json_t *rtp_plot_sysdoc(const struct rtp_plot_run *r)
+{
+	int b;
+
+	for (b = 0; b < RP_NBENCH; b++)
+		if (r->doc[b] && json_is_object(json_object_get(r->doc[b], "system")))
+			return r->doc[b];
+	return NULL;
+}
+
+/* "6.1.0-57-rt-amd64, preempt rt, virtualised (cpuid), QEMU icount: instruction time" */
+void rtp_plot_where(const struct rtp_plot_run *r, char *buf, size_t len)
+{
+	json_t *sys = json_object_get(rtp_plot_sysdoc(r), "system");
+	json_t *virt = json_object_get(sys, "virtualized");
+	char vm[256] = "";
+
+	if (r->vm)
+		snprintf(vm, sizeof(vm), ", QEMU %s: %s", rtp_plot_str(r->vm, "clock", "?"),
+			 rtp_plot_str(r->vm, "time_base", "time base not recorded"));
+	snprintf(buf, len, "kernel %s, preempt %s, %s%s%s%s%s",
+		 rtp_plot_str(sys, "kernel_release", "unknown"), rtp_plot_str(sys, "preempt", "unknown"),
+		 json_is_true(virt) ? "virtualised" : json_is_false(virt) ? "not virtualised" :
+		 "virtualisation unknown",
+		 json_is_true(virt) && rtp_plot_str(sys, "hypervisor", NULL) ? " (" : "",
+		 json_is_true(virt) ? rtp_plot_str(sys, "hypervisor", "") : "",
+		 json_is_true(virt) && rtp_plot_str(sys, "hypervisor", NULL) ? ")" : "", vm);
+}
+
+/* The load the documents record: the bench's --load label, and the VM's. */
+void rtp_plot_load_text(const struct rtp_plot_run *r, char *buf, size_t len)
+{
+	const char *seen[RP_NBENCH + 1];
+	size_t n = 0, i, off = 0;
+	int b;
+
+	buf[0] = 0;
+	for (b = 0; b <= RP_NBENCH; b++) {
+		const char *l = b < RP_NBENCH ?
+			rtp_plot_str(json_object_get(r->doc[b], "load"), "name", NULL) :
+			rtp_plot_str(r->vm, "load", NULL);
+
+		if (!l || !strcmp(l, "unspecified"))
+			continue;
+		for (i = 0; i < n; i++)
+			if (!strcmp(seen[i], l))
+				break;
+		if (i < n)
+			continue;
+		seen[n++] = l;
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s", n > 1 ? ", " : "", l);
+		if (off >= len)
+			break;
+	}
+	if (!n)
+		snprintf(buf, len, "not recorded");
+}
+
+/* Documents are read with integers as reals (a lockstress checksum is a
+ * full uint64): an integer is a number without a fraction. */
+bool rtp_plot_is_int(const json_t *v)
+{
+	double d;
+
+	if (!json_is_number(v))
+		return false;
+	d = json_number_value(v);
+	return d == (double)(long long)d;
+}
+
+/* a CPU or thread key as text: 3, "all", "audio" */
+void rtp_plot_scalar(const json_t *v, char *buf, size_t len)
+{
+	if (rtp_plot_is_int(v))
+		snprintf(buf, len, "%lld", (long long)json_number_value(v));
+	else if (json_is_number(v))
+		snprintf(buf, len, "%g", json_number_value(v));
+	else if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else
+		snprintf(buf, len, "%s", v ? "?" : "");
+}

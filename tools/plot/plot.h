@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_PLOT_H
+#define RTP_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+/*
+ * rtproof-plot and rtproof-report: figures and one HTML page from result
+ * documents (schema rtproof/1) and a comparison (rtproof-compare/1).
+ *
+ * A "run" is the documents of one suite run (a results directory, one rung
+ * of a kernel ladder, or a single document).  A "set" is what was asked
+ * for: one run, several runs, or a ladder directory with its compare.json.
+ */
+
+enum rtp_plot_bench { RP_CYCLIC, RP_IRQLAT, RP_AUDIO, RP_LOCKSTRESS, RP_NBENCH };
+
+struct rtp_plot_run {
+	char *label;			/* legend text: rung name or kernel release */
+	char *dir;			/* directory the documents came from */
+	json_t *doc[RP_NBENCH];		/* NULL when absent */
+	char *path[RP_NBENCH];
+	json_t *vm;			/* vm.json beside the documents, or NULL */
+};
+
+struct rtp_plot_set {
+	struct rtp_plot_run *runs;
+	size_t nruns;
+	json_t *compare;		/* rtproof-compare/1, or NULL */
+	char *compare_path;
+	char *warnings[16];		/* things read but not understood */
+	size_t nwarnings;
+	char *failed[16];		/* run directories without a readable document */
+	size_t nfailed;
+};
+
+struct rtp_plot_fig {
+	char id[128];			/* file stem in the output directory */
+	char bench[16];
+	char title[512];		/* what was measured */
+	char where[512];		/* kernel, preempt, virtualised, time base, load */
+	char caption[1024];
+	char note[512];			/* set when there is no image: why */
+	bool plotted;			/* id.png and id.svg exist */
+};
+
+struct rtp_plot_figs {
+	struct rtp_plot_fig *v;
+	size_t n, cap;
+	bool gnuplot_missing;
+	int failed;			/* gnuplot runs that failed */
+};
+
+extern const char *const rtp_plot_bench_name[RP_NBENCH];
+
+/* Loads RESULT arguments (documents, result directories, ladder
+ * directories, compare.json files) into set.  0 or a negative errno; on
+ * error msg (size len) says what and which path. */
+int rtp_plot_load(struct rtp_plot_set *set, char *const *args, int nargs, char *msg, size_t len);
+void rtp_plot_set_free(struct rtp_plot_set *set);
+
+/* Writes NAME.dat, NAME.gp and (when gnuplot runs) NAME.png and NAME.svg
+ * into outdir for every figure the set supports.  0 or a negative errno. */
+int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_plot_figs *figs,
+		 bool quiet);
+void rtp_plot_figs_free(struct rtp_plot_figs *figs);
+
+/* The gnuplot program to run, or NULL when there is none (RTPROOF_GNUPLOT
+ * overrides the PATH search). */
+const char *rtp_plot_gnuplot(void);
+
+/* Text helpers shared with the report. */
+bool rtp_plot_is_int(const json_t *v);
+void rtp_plot_scalar(const json_t *v, char *buf, size_t len);
+const char *rtp_plot_str(const json_t *o, const char *key, const char *dflt);
+json_t *rtp_plot_sysdoc(const struct rtp_plot_run *r);	/* first document with a system */
+void rtp_plot_where(const struct rtp_plot_run *r, char *buf, size_t len);
+void rtp_plot_load_text(const struct rtp_plot_run *r, char *buf, size_t len);
+
+/* The report: writes html (a self-contained page) for set and figs, whose
+ * images are in figdir (relative links from the page's directory: figrel). */
+int rtp_report_write(const struct rtp_plot_set *set, const struct rtp_plot_figs *figs,
+		     const char *figdir, const char *figrel, const char *html, const char *title);
+
+#endif /* RTP_PLOT_H */

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-report: report.html for a result directory, a kernel ladder or
+ * any set of results, with its figures. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+#include "main_common.h"
+#include "opt.h"
+#include "plot.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: rtproof report [-o FILE] [-q] RESULT...\n"
+	      "  RESULT   a result directory (rtproof run), a kernel-ladder directory\n"
+	      "           (rtproof compare-kernels), result documents or a compare.json\n"
+	      "  -o, --out FILE  the page (default: RESULT/report.html for one directory,\n"
+	      "                  ./report.html otherwise); figures go to plots/ beside it\n"
+	      "  -q, --quiet     only errors and warnings\n"
+	      "One self-contained HTML file: verdicts, system, what the tool changed, the load,\n"
+	      "every command line, the figures (inline SVG) and a comparison's table.\n"
+	      "Without gnuplot the page is written without figures (a note says so).\n"
+	      "Exit: 0 written, 1 error.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'H' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rtp_plot_set set;
+	struct rtp_plot_figs figs;
+	const char *out = NULL;
+	char outbuf[4096], dir[4096], figdir[4200], msg[1024], title[600];
+	bool quiet = false;
+	int c, li, ret;
+	size_t i;
+	struct stat st;
+
+	while ((c = getopt_long(argc, argv, ":o:q", longopts, &li)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'q': quiet = true; break;
+		case 'H': usage(stdout); return 0;
+		case 'V': puts("rtproof-report 0.1.0"); return 0;
+		default: return rtp_opt_fail(c, argv);
+		}
+	}
+	if (optind >= argc) {
+		rtp_error("no RESULT given (see --help)");
+		return 1;
+	}
+	if (out && (!out[0] || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)))) {
+		rtp_error("--out '%s': needs a file name (the page), not a directory", out);
+		return 1;
+	}
+	ret = rtp_plot_load(&set, argv + optind, argc - optind, msg, sizeof(msg));
+	if (ret) {
+		for (i = 0; i < set.nwarnings; i++)
+			rtp_warn("%s", set.warnings[i]);
+		rtp_error("%s", msg);
+		rtp_plot_set_free(&set);
+		return 1;
+	}
+	if (!out) {
+		if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode))
+			snprintf(outbuf, sizeof(outbuf), "%s/report.html", argv[optind]);
+		else
+			snprintf(outbuf, sizeof(outbuf), "report.html");
+		out = outbuf;
+	}
+	rtp_plot_base_dir(out, dir, sizeof(dir));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		rtp_error("--out %s: directory %s does not exist", out, dir);
+		rtp_plot_set_free(&set);
+		return 1;
+	}
+	snprintf(figdir, sizeof(figdir), "%s/plots", dir);
+	for (i = 0; i < set.nwarnings; i++)
+		rtp_warn("%s", set.warnings[i]);
+	ret = rtp_plot_all(&set, figdir, &figs, true);
+	if (ret) {
+		rtp_error("%s: %s", figdir, strerror(-ret));
+		rtp_plot_figs_free(&figs);
+		rtp_plot_set_free(&set);
+		return 1;
+	}
+	if (figs.gnuplot_missing)
+		rtp_note("gnuplot not found (Debian: apt-get install gnuplot-nox): the page has no figures; "
+			 "their scripts and data are in %s", figdir);
+	else if (figs.failed)
+		rtp_warn("gnuplot failed on %d figure(s); see the .log files in %s", figs.failed, figdir);
+	if (set.nruns == 1)
+		snprintf(title, sizeof(title), "rtproof: %s", set.runs[0].label);
+	else
+		snprintf(title, sizeof(title), "rtproof: %s%zu runs compared", set.compare ? "kernel ladder, " : "",
+			 set.nruns);
+	ret = rtp_report_write(&set, &figs, figdir, "plots", out, title);
+	if (ret)
+		rtp_error("--out %s: %s", out, strerror(-ret));
+	else if (!quiet)
+		printf("rtproof-report: %s\n", out);
+	rtp_plot_figs_free(&figs);
+	rtp_plot_set_free(&set);
+	return ret ? 1 : 0;
+}
