@@ -155,10 +155,17 @@ static uint64_t total_missed(const struct cyclic_run *r)
 static void summary(const struct cyclic_run *r, double secs)
 {
 	const char *u = r->o.nsecs ? "ns" : "us";
-	char a[16], b[16], interval[24];
+	char a[16], b[16], interval[48];
 	int i;
 
 	rtp_format_ns(r->o.interval_ns, interval, sizeof(interval));
+	if (r->o.distance_ns) {
+		char d[16];
+
+		rtp_format_ns(r->o.distance_ns, d, sizeof(d));
+		snprintf(interval + strlen(interval), sizeof(interval) - strlen(interval),
+			 " + %s per thread", d);
+	}
 	printf("\n%s: %d thread%s, SCHED_%s %d, interval %s, %.3f s, stopped by %s%s\n",
 	       TOOL, r->n, r->n == 1 ? "" : "s", r->o.policy == SCHED_FIFO ? "FIFO" :
 	       r->o.policy == SCHED_RR ? "RR" : r->o.policy == SCHED_OTHER ? "OTHER" :
@@ -249,6 +256,7 @@ static void write_json(struct cyclic_run *r, struct rtp_result *res, int argc, c
 	rtp_json_int(j, "priority", o->priority);
 	rtp_json_double(j, "interval_us", (double)o->interval_ns / 1e3);
 	rtp_json_double(j, "distance_us", (double)o->distance_ns / 1e3);
+	rtp_json_double(j, "offset_us", (double)o->offset_ns / 1e3);
 	rtp_json_uint(j, "loops", o->loops);
 	if (o->duration_ns)
 		rtp_json_double(j, "duration_s", (double)o->duration_ns / 1e9);
@@ -288,6 +296,7 @@ static void write_json(struct cyclic_run *r, struct rtp_result *res, int argc, c
 		} else {
 			rtp_json_int(j, "cpu", r->t[i].cpu);
 			rtp_json_int(j, "thread", i);
+			rtp_json_double(j, "interval_us", (double)r->t[i].interval_ns / 1e3);
 		}
 		rtp_json_hist(j, h, true);
 		rtp_json_uint(j, "missed", all ? total_missed(r) : r->t[i].missed);
@@ -465,6 +474,7 @@ int cyclic_main(int argc, char **argv)
 		while (!CPU_ISSET(c, &r->o.cpus));
 		r->t[i].id = i;
 		r->t[i].cpu = c;
+		r->t[i].interval_ns = r->o.interval_ns + (uint64_t)i * r->o.distance_ns;
 		r->t[i].sh = &r->sh;
 		rtp_hist_init(&r->t[i].hist);
 		if (r->o.histogram_us) {
@@ -540,8 +550,8 @@ int cyclic_main(int argc, char **argv)
 	}
 	/* Past this, a thread that has not ended by itself is told to. */
 	if (r->o.duration_ns)
-		deadline = r->sh.end_ns + 2 * r->o.interval_ns + r->o.distance_ns * (uint64_t)r->n +
-			   1000000000ull;
+		deadline = r->sh.end_ns + 2 * r->t[r->n - 1].interval_ns +
+			   r->o.offset_ns * (uint64_t)r->n + 1000000000ull;
 
 	r->stopped_by = "signal";
 	for (;;) {

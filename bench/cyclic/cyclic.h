@@ -15,7 +15,8 @@ struct cyclic_opts {
 	int priority;
 	int policy;
 	uint64_t interval_ns;
-	uint64_t distance_ns;
+	uint64_t distance_ns;		/* cyclictest's -d: thread n's interval is interval + n * distance */
+	uint64_t offset_ns;		/* thread n's first release n * offset after the start */
 	uint64_t loops;			/* 0: until the duration or a signal */
 	uint64_t duration_ns;		/* 0: until the loops or a signal */
 	int nthreads;			/* 0: one per CPU of 'cpus' */
@@ -67,6 +68,7 @@ struct cyclic_thread {
 	uint64_t spikes_total;
 	int nspikes;
 	struct cyclic_spike spikes[CYCLIC_MAX_SPIKES];
+	uint64_t interval_ns;		/* its own: interval + id * distance */
 	uint64_t first_release_ns;
 	bool done;			/* atomic: the thread has finished */
 	bool ended_by_duration;		/* it reached the end of the duration */

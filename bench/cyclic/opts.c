@@ -16,7 +16,7 @@
 
 enum {
 	OPT_POLICY = 256, OPT_MAINAFF, OPT_LATENCY, OPT_HISTFILE, OPT_JSON, OPT_TRACEMARK,
-	OPT_SPIKE, OPT_MAXLAT, OPT_TIMER, OPT_NOMLOCK, OPT_LOAD, OPT_HELP, OPT_VERSION,
+	OPT_SPIKE, OPT_MAXLAT, OPT_TIMER, OPT_NOMLOCK, OPT_LOAD, OPT_HELP, OPT_VERSION, OPT_OFFSET,
 };
 
 static const struct option longopts[] = {
@@ -24,6 +24,7 @@ static const struct option longopts[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "distance", required_argument, NULL, 'd' },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "loops", required_argument, NULL, 'l' },
 	{ "duration", required_argument, NULL, 'D' },
 	{ "threads", optional_argument, NULL, 't' },
@@ -60,7 +61,9 @@ static void usage(FILE *f)
 "  -p, --priority N       priority 1..99 (default 95)\n"
 "      --policy P         fifo|rr|other|batch|idle|deadline (default fifo)\n"
 "  -i, --interval US      period in microseconds, or with a unit: 500us, 2ms (default 1000)\n"
-"  -d, --distance US      extra interval per thread, thread n starts n*US later (default 0)\n"
+"  -d, --distance US      thread n runs with interval + n*US, as in cyclictest (default 0;\n"
+"                         cyclictest's is 500 without -S)\n"
+"      --offset US        thread n's first release n*US after the start (default 0)\n"
 "  -l, --loops N          wake-ups per thread, then stop (default: no limit)\n"
 "  -D, --duration T       run time: 500ms, 10s, 5m, 2h, 1d; bare number = seconds\n"
 "  -t, --threads[=N]      N threads (default and bare -t: one per CPU)\n"
@@ -187,6 +190,12 @@ int cyclic_parse(struct cyclic_opts *o, int argc, char **argv)
 			if (ret || v > 10000000000ull)
 				return bad(name, arg, "distance must be 0 .. 10 s");
 			o->distance_ns = v;
+			break;
+		case OPT_OFFSET:
+			ret = parse_us(arg, &v);
+			if (ret || v > 10000000000ull)
+				return bad(name, arg, "offset must be 0 .. 10 s");
+			o->offset_ns = v;
 			break;
 		case 'l':
 			if (rtp_parse_u64(arg, 1, UINT64_MAX, &o->loops))
