@@ -25,6 +25,7 @@ struct alsa_dev {
 	bool mmap;
 	bool capture;
 	int wait_ms;
+	struct audio_ptr_clock pc;
 	/* --duplex */
 	snd_pcm_t *cap;
 	bool linked;
@@ -287,6 +288,8 @@ static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 	snd_pcm_hw_params_get_period_size(hw, &period, &dir);
 	snd_pcm_hw_params_get_periods(hw, &periods, &dir);
 	snd_pcm_hw_params_get_buffer_size(hw, &buffer);
+	d->pc.batch = snd_pcm_hw_params_is_batch(hw) == 1;
+	c->cfg.batch = d->pc.batch;
 	c->cfg.rate = rate;
 	c->cfg.channels = channels;
 	c->cfg.format = fmt;
@@ -335,13 +338,23 @@ out_close:
 	return err;
 }
 
+void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period, uint64_t buffer,
+		     uint64_t tstamp, uint64_t avail, uint64_t hw_frames,
+		     uint64_t *t_avail, uint64_t *t_dry)
+{
+	(void)pc;
+	(void)hw_frames;
+	*t_avail = avail >= period ? tstamp - audio_frames_ns(avail - period, rate) : tstamp;
+	*t_dry = tstamp + (avail < buffer ? audio_frames_ns(buffer - avail, rate) : 0);
+}
+
 /* Fills w from the status: the stream's state, avail and timestamps. */
 static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 {
 	snd_htimestamp_t ts, trig;
 	snd_pcm_uframes_t avail;
 	snd_pcm_state_t state;
-	uint64_t tstamp, buffer = c->cfg.buffer, period = c->cfg.period;
+	uint64_t tstamp, hw, buffer = c->cfg.buffer, period = c->cfg.period;
 	int err;
 
 	err = snd_pcm_status(d->pcm, d->st);
@@ -378,8 +391,9 @@ static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 	avail = snd_pcm_status_get_avail(d->st);
 	w->event = AUDIO_OK;
 	w->avail = avail;
-	w->t_avail_ns = avail >= period ? tstamp - audio_frames_ns(avail - period, c->cfg.rate) : tstamp;
-	w->t_dry_ns = tstamp + (avail < buffer ? audio_frames_ns(buffer - avail, c->cfg.rate) : 0);
+	/* frames the device has played (captured) since the start, by its pointer */
+	hw = d->capture ? d->play_pos + avail : d->play_pos + avail >= buffer ? d->play_pos + avail - buffer : 0;
+	audio_ptr_times(&d->pc, c->cfg.rate, period, buffer, tstamp, avail, hw, &w->t_avail_ns, &w->t_dry_ns);
 	return 0;
 }
 
@@ -460,6 +474,7 @@ static int alsa_start(struct audio_ctx *c)
 			return err;
 	}
 	d->play_pos = 0;
+	d->pc.anchor_ns = 0;	/* a new stream: its boundaries start anew */
 	if (!d->capture) {
 		err = put_silence(c, d, c->cfg.buffer, false);	/* prefill */
 		if (err < 0)

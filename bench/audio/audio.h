@@ -94,7 +94,25 @@ struct audio_config {
 	const char *access;		/* "mmap", "rw" or "virtual" */
 	char pcm_name[128];
 	char card[128];
+	bool batch;			/* ALSA: snd_pcm_hw_params_is_batch() */
 };
+
+/*
+ * ALSA status -> the moments a wake-up is measured against.  tstamp: when
+ * the status was taken; avail: free frames (playback) or captured frames
+ * (capture); hw_frames: frames the device has played or captured since the
+ * start, as its pointer says.  Fills *t_avail (the first period of space
+ * became free, or a period was captured) and *t_dry (the queued audio runs
+ * out, or the buffer fills up).
+ */
+struct audio_ptr_clock {
+	bool batch;			/* the pointer moves in period steps */
+	uint64_t anchor_ns;		/* batch: when frame 0 was played, as the boundaries tell */
+	uint64_t last_ns;		/* tstamp of the previous status */
+};
+void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period, uint64_t buffer,
+		     uint64_t tstamp, uint64_t avail, uint64_t hw_frames,
+		     uint64_t *t_avail, uint64_t *t_dry);
 
 struct audio_ctx;
 
