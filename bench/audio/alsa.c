@@ -338,14 +338,52 @@ out_close:
 	return err;
 }
 
+/*
+ * A smooth pointer says where the device is at tstamp.  A batch pointer
+ * (snd_pcm_hw_params_is_batch: USB audio, many SoC DMA engines) moves in
+ * period steps: at tstamp the device is up to a period further than it
+ * says, and taking the pointer at its word overstates the margin (and
+ * understates the lateness) by up to a period.  There the times come from
+ * the period boundaries: the pointer stepped to hw_frames at the boundary
+ * anchor + hw_frames / rate, and the device has moved on since.
+ *
+ * The anchor (when frame 0 was played) is learnt from the statuses: each
+ * gives tstamp - hw_frames / rate, which is the anchor plus the time since
+ * the step (>= 0), so the anchor is the smallest of them.  To follow a
+ * device clock that is slower than CLOCK_MONOTONIC, the anchor may rise
+ * towards newer observations by at most 200 ppm of the time passed; and it
+ * is raised whenever the next boundary would already have passed (the
+ * pointer cannot lag a full period).  The result is exact on a device whose
+ * pointer steps when its boundary passes, up to the smallest recent
+ * delay between a step and a status (the quickest wake-ups: tens of us).
+ */
+#define PTR_CREEP_DIV 5000	/* 200 ppm */
+
 void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period, uint64_t buffer,
 		     uint64_t tstamp, uint64_t avail, uint64_t hw_frames,
 		     uint64_t *t_avail, uint64_t *t_dry)
 {
-	(void)pc;
-	(void)hw_frames;
-	*t_avail = avail >= period ? tstamp - audio_frames_ns(avail - period, rate) : tstamp;
-	*t_dry = tstamp + (avail < buffer ? audio_frames_ns(buffer - avail, rate) : 0);
+	uint64_t since = 0;	/* ns the device has played past its pointer */
+
+	if (pc->batch) {
+		uint64_t b = audio_frames_ns(hw_frames, rate);
+		uint64_t p = audio_frames_ns(period, rate);
+		uint64_t cand = tstamp > b ? tstamp - b : 0;
+
+		if (!pc->anchor_ns || cand < pc->anchor_ns) {
+			pc->anchor_ns = cand;
+		} else {
+			uint64_t creep = tstamp > pc->last_ns ? (tstamp - pc->last_ns) / PTR_CREEP_DIV : 0;
+
+			pc->anchor_ns = cand - pc->anchor_ns <= creep ? cand : pc->anchor_ns + creep;
+		}
+		if (cand - pc->anchor_ns >= p)
+			pc->anchor_ns = cand - p + 1;
+		since = cand - pc->anchor_ns;
+		pc->last_ns = tstamp;
+	}
+	*t_avail = (avail >= period ? tstamp - audio_frames_ns(avail - period, rate) : tstamp) - since;
+	*t_dry = tstamp + (avail < buffer ? audio_frames_ns(buffer - avail, rate) : 0) - since;
 }
 
 /* Fills w from the status: the stream's state, avail and timestamps. */

@@ -134,6 +134,15 @@ static void print_row(const char *name, const struct rtp_hist *h)
 	       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4], f[5]);
 }
 
+/* How wake-ups are placed against the device: params.granted.timing. */
+static const char *pointer_timing(const struct audio_run *r)
+{
+	if (r->c.ops == &audio_timer_ops)
+		return "virtual device: exact, from its schedule";
+	return r->c.cfg.batch ? "batch device (pointer in period steps): times from the period boundaries" :
+	       "pointer and timestamp of each status";
+}
+
 static void print_config(const struct audio_run *r)
 {
 	const struct audio_opts *o = &r->o;
@@ -149,6 +158,7 @@ static void print_config(const struct audio_run *r)
 	printf("  granted: %u frames x %u periods (buffer %llu frames), %u Hz, %u ch, %s, %s\n",
 	       g->period, g->periods, (unsigned long long)g->buffer, g->rate, g->channels,
 	       snd_pcm_format_name((snd_pcm_format_t)g->format), g->access);
+	printf("  timing: %s\n", pointer_timing(r));
 	if (g->rate != o->rate || g->period != o->period || g->periods != o->periods ||
 	    g->channels != o->channels || g->format != o->format)
 		printf("  note: the device granted another configuration than asked; the figures are for the granted one\n");
@@ -317,6 +327,8 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 	rtp_json_string(j, "access", g->access);
 	rtp_json_string(j, "pcm", g->pcm_name);
 	rtp_json_string(j, "card", g->card);
+	rtp_json_bool(j, "batch", g->batch);
+	rtp_json_string(j, "timing", pointer_timing(r));
 	rtp_json_uint(j, "period_ns", period_ns(r));
 	rtp_json_uint(j, "buffer_ns", buffer_ns(r));
 	rtp_json_end_object(j);

@@ -262,8 +262,8 @@ static void test_xrun_cause(void)
  * period steps.  A synthetic stream, 256 x 2 at 48 kHz (P = 5.33 ms), whose
  * device clock runs ppm fast or slow: the true position is continuous, the
  * pointer the status reports is rounded down to a period.  The thread wakes
- * 10 us .. 5 ms after each boundary, reads the status (tstamp = now), and
- * refills.  Returns the worst error, in ns, of the margin (t_dry - now) and
+ * 10..60 us after each boundary, one time in sixteen 60 us .. 5 ms, reads
+ * the status (tstamp = now), and refills.  Returns the worst error, in ns, of the margin (t_dry - now) and
  * of the lateness (now - t_avail) against the truth.
  */
 struct batch_err {
@@ -288,7 +288,8 @@ static struct batch_err batch_run(bool batch, double ppm, int wakes)
 		int64_t em, el;
 
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		lat = 10000 + (seed >> 33) % 4990000;		/* 10 us .. 5 ms */
+		/* most wake-ups 10..60 us after the boundary, one in ten up to 5 ms */
+		lat = (seed >> 60) ? 10000 + (seed >> 33) % 50000 : 60000 + (seed >> 33) % 4940000;
 		now = (uint64_t)boundary + lat;
 		pos = ((double)now - t0) * fps / 1e9;		/* true frames played */
 		hw = (uint64_t)pos / period * period;		/* the pointer, in period steps */
