@@ -223,6 +223,14 @@ static void summary(const struct audio_run *r, double secs)
 		printf("  %llu of them not reported by the device: it still said running, but its\n"
 		       "  own timestamps put the end of the queued audio before the wake-up\n",
 		       (unsigned long long)c->xruns_unreported);
+	fmt(a, sizeof(a), c->unreported_slack_ns);
+	printf("  an xrun the device does not report is seen when its gap exceeds %s\n", a);
+	if (r->o.hide_xruns) {
+		fmt(a, sizeof(a), c->vdev.hidden_ns);
+		fmt(b, sizeof(b), c->vdev.hidden_max_ns);
+		printf("  --hide-xruns: the virtual device hid %llu xruns (silence %s, longest %s)\n",
+		       (unsigned long long)c->vdev.hidden, a, b);
+	}
 	if (c->xruns)
 		printf("  causes: late wake-up %llu, work overran the margin %llu, device %llu\n",
 		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_LATE_WAKEUP],
@@ -351,6 +359,7 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 		rtp_json_double(j, "step_time_s", (double)o->step_ns / 1e9);
 		rtp_json_double(j, "sweep_require_pct", o->sweep_require_pct);
 	}
+	rtp_json_bool(j, "hide_xruns", o->hide_xruns);
 	if (o->stall_ns) {
 		rtp_json_uint(j, "plant_stall_ns", o->stall_ns);
 		rtp_json_uint(j, "plant_stall_every_ns", o->stall_every_ns);
@@ -406,6 +415,15 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 	}
 	rtp_json_end_array(j);
 	rtp_json_bool(j, "xrun_list_truncated", (uint64_t)c->nxrun < c->xruns + c->suspends);
+	rtp_json_uint(j, "unreported_slack_ns", c->unreported_slack_ns);
+	rtp_json_uint(j, "merge_window_ns", c->merge_window_ns);
+	if (o->hide_xruns) {
+		rtp_json_begin_object(j, "hidden_by_device");
+		rtp_json_uint(j, "xruns", c->vdev.hidden);
+		rtp_json_uint(j, "silence_ns", c->vdev.hidden_ns);
+		rtp_json_uint(j, "longest_ns", c->vdev.hidden_max_ns);
+		rtp_json_end_object(j);
+	}
 	if (o->stall_ns) {
 		n = __atomic_load_n(&c->nstalls, __ATOMIC_ACQUIRE);
 		rtp_json_int(j, "stalls_planted", n);

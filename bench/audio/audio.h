@@ -43,6 +43,7 @@ struct audio_opts {
 	uint64_t step_ns;		/* time per sweep step */
 	double sweep_require_pct;	/* 0: figures only */
 	uint64_t stall_ns;		/* --plant-stall: 0 off */
+	bool hide_xruns;		/* --hide-xruns: the virtual device hides them */
 	uint64_t stall_every_ns;
 	const char *json;
 	const char *load;
@@ -150,10 +151,22 @@ struct audio_vdev {
 	uint64_t buffer;
 	unsigned char *ring;		/* buffer * frame bytes, written like mmap */
 	size_t frame_bytes;
+	/*
+	 * --hide-xruns: like a sound server's plugin (pulse, pipewire), the
+	 * device does not stop when the buffer runs dry: it plays silence and
+	 * goes on, and the application's next period goes in at the device's
+	 * position.  What it hid is the planted truth.
+	 */
+	bool hide_xruns;
+	uint64_t hidden;		/* xruns hidden */
+	uint64_t hidden_ns;		/* silence played, dry moment to the next write */
+	uint64_t hidden_max_ns;
 };
 
 /* Device state at time now: fills avail, t_avail, t_dry and an xrun. */
 void audio_vdev_state(const struct audio_vdev *v, uint64_t now, struct audio_wake *w);
+/* --hide-xruns: at time now, take a dry buffer as silence played (written jumps). */
+void audio_vdev_hide(struct audio_vdev *v, uint64_t now);
 
 /* ---- calibrated DSP work ------------------------------------------------- */
 #define AUDIO_DSP_BLOCK 64
@@ -210,6 +223,16 @@ struct audio_xrun_facts {
 	uint64_t tolerance_ns;		/* how early the device may stop by that count */
 };
 enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f);
+
+/*
+ * The device reports an xrun at now_ns (its stream stopped at stop_ns); an
+ * xrun it did not report was counted at unreported_at_ns (0: none).  Is it
+ * that one, noticed late?  window_ns: the longest a device may take to
+ * notice; queued_until_ns: when, by this program's count, the audio queued
+ * now runs out.
+ */
+bool audio_same_xrun(uint64_t unreported_at_ns, uint64_t now_ns, uint64_t window_ns,
+		     uint64_t stop_ns, uint64_t queued_until_ns);
 
 struct audio_xrun {
 	uint64_t at_ns;			/* since the run's start */

@@ -67,6 +67,14 @@ enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f)
 	return AUDIO_CAUSE_LATE_WAKEUP;
 }
 
+bool audio_same_xrun(uint64_t unreported_at_ns, uint64_t now_ns, uint64_t window_ns,
+		     uint64_t stop_ns, uint64_t queued_until_ns)
+{
+	(void)stop_ns;
+	(void)queued_until_ns;
+	return unreported_at_ns && now_ns - unreported_at_ns <= window_ns;
+}
+
 /* Who found the xrun: the wake-up (the device's report or this program's count), or a write. */
 enum found { FOUND_WAIT, FOUND_COUNT, FOUND_WRITE };
 
@@ -134,8 +142,8 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how
 	 * The device reporting, soon after, an xrun we counted unreported: the
 	 * same one, noticed late (the pointer update caught up).  Merge them.
 	 */
-	if (!suspend && !unreported && c->unreported_at_ns &&
-	    w->now_ns - c->unreported_at_ns <= c->merge_window_ns) {
+	if (!suspend && !unreported &&
+	    audio_same_xrun(c->unreported_at_ns, w->now_ns, c->merge_window_ns, w->xrun_at_ns, c->dry_ns)) {
 		c->unreported_at_ns = 0;
 		c->xruns_unreported--;
 		c->xrun_total_ns += w->xrun_dur_ns;

@@ -16,7 +16,7 @@
 
 enum {
 	OPT_ACCESS = 256, OPT_BACKEND, OPT_PRIORITY, OPT_DSP, OPT_SWEEP, OPT_STEPTIME,
-	OPT_SWEEPMAX, OPT_SWEEPREQ, OPT_STALL, OPT_JSON, OPT_LOAD, OPT_NOMLOCK, OPT_HELP,
+	OPT_SWEEPMAX, OPT_SWEEPREQ, OPT_STALL, OPT_HIDE, OPT_JSON, OPT_LOAD, OPT_NOMLOCK, OPT_HELP,
 	OPT_VERSION, OPT_DUPLEX,
 };
 
@@ -41,6 +41,7 @@ static const struct option longopts[] = {
 	{ "sweep-max", required_argument, NULL, OPT_SWEEPMAX },
 	{ "sweep-require", required_argument, NULL, OPT_SWEEPREQ },
 	{ "plant-stall", required_argument, NULL, OPT_STALL },
+	{ "hide-xruns", no_argument, NULL, OPT_HIDE },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "no-mlockall", no_argument, NULL, OPT_NOMLOCK },
@@ -85,6 +86,8 @@ static void usage(FILE *f)
 "      --sweep-require PCT  with --sweep: fail unless PCT %% ran without xruns\n"
 "      --plant-stall D[,EVERY]  self-test: a SCHED_FIFO 99 thread on the audio\n"
 "                         thread's CPU spins for D every EVERY (default 1s)\n"
+"      --hide-xruns       self-test, timer backend: the virtual device hides its\n"
+"                         xruns as sound-server plugins do (plays silence, runs on)\n"
 "      --json FILE        write the result document (schema rtproof/1) to FILE\n"
 "      --load NAME        name the load running beside this run (recorded only)\n"
 "      --no-mlockall      do not lock memory\n"
@@ -301,6 +304,9 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 			if (ret)
 				return bad(name, arg, "stall must be 1ns..900ms, every at least 1.5x the stall (20ms,1s)");
 			break;
+		case OPT_HIDE:
+			o->hide_xruns = true;
+			break;
 		case OPT_JSON:
 			if (!*arg)
 				return bad(name, "''", "empty file name");
@@ -346,6 +352,16 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 			return RTP_EXIT_ERROR;
 		}
 		o->backend = AUDIO_BACKEND_ALSA;
+	}
+	if (o->hide_xruns) {
+		if (o->backend != AUDIO_BACKEND_TIMER) {
+			rtp_error("--hide-xruns: only the virtual device can hide its xruns (add --backend timer)");
+			return RTP_EXIT_ERROR;
+		}
+		if (o->capture) {
+			rtp_error("--hide-xruns: playback only; drop -C");
+			return RTP_EXIT_ERROR;
+		}
 	}
 	if (o->sweep) {
 		int n;

@@ -332,6 +332,20 @@ static void test_batch_pointer(void)
 	}
 }
 
+/* 256 x 2 at 48 kHz: P = 5.33 ms, B = 10.67 ms; times in ms. */
+static void test_same_xrun(void)
+{
+	const uint64_t ms = 1000000, window = 16 * ms;
+
+	ok(audio_same_xrun(100 * ms, 104 * ms, window, 101 * ms, 110 * ms),
+	   "reported 4 ms after an unreported xrun, stopped before the audio queued since ran out: the same");
+	ok(!audio_same_xrun(100 * ms, 112 * ms, window, 109 * ms, 108 * ms),
+	   "reported 12 ms after, but stopped after the audio queued since ran out: a second xrun");
+	ok(!audio_same_xrun(100 * ms, 130 * ms, window, 101 * ms, 140 * ms),
+	   "reported 30 ms after (beyond the window): a second xrun");
+	ok(!audio_same_xrun(0, 104 * ms, window, 101 * ms, 110 * ms), "nothing unreported: a new xrun");
+}
+
 int main(void)
 {
 	test_conversions();
@@ -341,5 +355,6 @@ int main(void)
 	test_dsp();
 	test_xrun_cause();
 	test_batch_pointer();
+	test_same_xrun();
 	return tap_done();
 }
