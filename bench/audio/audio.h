@@ -302,6 +302,9 @@ struct audio_ctx {
 	uint64_t xruns_unreported;	/* seen by our count, not by the device */
 	uint64_t unreported_at_ns;	/* wake-up that found the last one; 0: none */
 	uint64_t merge_window_ns;
+	bool dry_counted;		/* dry_ns counted from the device's t_dry at a refill */
+	uint64_t dry_dev_max_ns;	/* the device's t_dry against that count: largest */
+	uint64_t dry_dev_n;		/* in-time wake-ups compared */
 	int unreported_idx;		/* its place in xrun[], -1 if not kept */
 	uint64_t xrun_gap_total_ns;
 	uint64_t xrun_causes[AUDIO_CAUSE_N];	/* xruns by cause (suspends apart) */
