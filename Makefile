@@ -183,6 +183,12 @@ DURATION ?= 30s
 run: all
 	RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof run --duration $(DURATION)
 
+# ---- the suite as a LAVA job (docs/lava.md) ------------------------------
+LAVA_KERNEL ?= rt
+LAVA_DURATION ?= 10s
+lava: all
+	RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof lava run --kernel $(LAVA_KERNEL) --duration $(LAVA_DURATION)
+
 # ---- install -----------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXEC)
@@ -197,6 +203,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic run install clean
+	bench-cyclic run lava install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
