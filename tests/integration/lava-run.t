@@ -49,7 +49,7 @@ jq_ok "$R" '[.cases[] | select(.case == "cyclic-cpu0-p99" and .result == "pass" 
 ok $? "cyclic-cpu0-p99 within 10 s: pass"
 jq_ok "$R" '[.cases[] | select(.case == "cyclic-cpu0-p99.9" and .result == "unknown" and .units == "ns")] | length == 1'
 ok $? "cyclic-cpu0-p99.9 with no budget: measured, unknown"
-jq_ok "$R" '[.cases[] | select(.case == "audio-xruns" and .units == "xruns")] | length == 1 and
+jq_ok "$R" '([.cases[] | select(.case == "audio-xruns" and .units == "xruns")] | length == 1) and
 	([.cases[] | select(.case == "audio-wakeup_lateness-max" and .units == "ns")] | length == 1)'
 ok $? "audio: xruns and worst lateness as measurements with units"
 st=$(jq -r '.cases[] | select(.case == "irqlat") | .result' "$R" 2>/dev/null)
