@@ -76,6 +76,15 @@ $(BIN)/rtproof-$(1): $$($(1)_OBJS) $(LIBA)
 endef
 $(foreach b,$(BENCHES),$(eval $(call bench_rule,$(b))))
 
+# rtproof check: the machine's real-time settings (lib/check.c, docs/check.md).
+$(BIN)/rtproof-check: $(O)/check/main.o $(LIBA)
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lz $(LDLIBS)
+PROGS += $(BIN)/rtproof-check
+LDLIBS_test_check := -lz
+fuzz: LDLIBS += -lz
+
 $(BIN)/rtproof: scripts/rtproof
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)

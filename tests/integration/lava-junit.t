@@ -16,9 +16,15 @@ rc=$?
 ok $? "rtproof run --junit: runs (exit $rc)"
 xmllint --noout --schema "$XSD" "$TMP/suite.xml" 2>"$TMP/xsd.err"
 ok $? "rtproof run --junit: valid against the JUnit schema$(head -c 200 "$TMP/xsd.err" | tr '\n' ' ')"
-n=$(xmllint --xpath 'count(//testcase[@name="verdict"])' "$TMP/suite.xml" 2>/dev/null)
+n=$(xmllint --xpath 'count(//testcase[@name="verdict" and (@classname="rtproof.cyclic" or @classname="rtproof.audio")])' "$TMP/suite.xml" 2>/dev/null)
 [ "$n" = 2 ]
 ok $? "one verdict test case per bench ($n)"
+if [ -s "$TMP/suite/check.json" ]; then
+	c=$(xmllint --xpath 'count(//testcase[@classname="rtproof.check"])' "$TMP/suite.xml" 2>/dev/null)
+	f=$(xmllint --xpath 'count(//testcase[@classname="rtproof.check"]/failure)' "$TMP/suite.xml" 2>/dev/null)
+	[ "$c" -gt 1 ] && [ "$f" = 0 ]
+	ok $? "rtproof check's settings listed ($c cases), none a failure (they explain, as in the exit status)"
+fi
 
 # A planted budget failure: 1 us cannot be met.
 mkdir -p "$TMP/fail"
