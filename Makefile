@@ -232,6 +232,12 @@ $(O)/man/%.1: $(BIN)/%
 	$(Q)help2man --no-info --no-discard-stderr -N -n "$(MAN_NAME_$*)" -o $@ $<
 man: $(MANS)
 
+# ---- the suite as a LAVA job (docs/lava.md) ------------------------------
+LAVA_KERNEL ?= rt
+LAVA_DURATION ?= 10s
+lava: all
+	RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof lava run --kernel $(LAVA_KERNEL) --duration $(LAVA_DURATION)
+
 # ---- install: make install [PREFIX=/usr/local] [DESTDIR=] -------------------
 # bin/: the programs and the rtproof front end; $(RTP_HOME)/scripts: the
 # runners (rtproof run, vm, kernel, compare-kernels...) and their library;
@@ -262,6 +268,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic bench-driver run man install clean
+	bench-cyclic bench-driver run man lava install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
