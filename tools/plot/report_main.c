@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (figs.gnuplot_missing)
-		rtp_note("gnuplot not found (Debian: apt-get install gnuplot-nox): the page has no figures; "
+		rtp_warn("gnuplot not found (Debian: apt-get install gnuplot-nox): the page has no figures; "
 			 "their scripts and data are in %s", figdir);
 	else if (figs.failed)
 		rtp_warn("gnuplot failed on %d figure(s); see the .log files in %s", figs.failed, figdir);
