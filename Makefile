@@ -76,6 +76,21 @@ $(BIN)/rtproof-$(1): $$($(1)_OBJS) $(LIBA)
 endef
 $(foreach b,$(BENCHES),$(eval $(call bench_rule,$(b))))
 
+# ---- tools: tools/<name>/*.c -> $(BIN)/rtproof-<name> ------------------
+# Programs that read results rather than measure (rtproof-compare); they
+# link jansson, which the benches do not need.
+TOOLS := $(sort $(notdir $(patsubst %/,%,$(wildcard tools/*/))))
+LDLIBS_tool_compare := -ljansson
+define tool_rule
+$(1)_TOOL_OBJS := $$(patsubst %.c,$(O)/%.o,$$(wildcard tools/$(1)/*.c))
+PROGS += $(BIN)/rtproof-$(1)
+$(BIN)/rtproof-$(1): $$($(1)_TOOL_OBJS) $(LIBA)
+	@mkdir -p $$(@D)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$($(1)_TOOL_OBJS) $(LIBA) $$(LDLIBS_tool_$(1)) $$(LDLIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
 $(BIN)/rtproof: scripts/rtproof
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)
@@ -101,6 +116,8 @@ $(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call unit_rule,$(t))))
 
 LDLIBS_test_json := -ljansson
 LDLIBS_test_result := -ljansson
+LDLIBS_test_doc := -ljansson
+LDLIBS_fuzz_doc := -ljansson
 
 # Helper programs the integration tests use (planted-latency spinner...).
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -122,7 +139,7 @@ define fuzz_rule
 $(O)/tests/fuzz/$(1).o: CPPFLAGS += -Ibench/$(call fuzz_bench,$(1))
 $(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call fuzz_bench,$(1))_LIBOBJS) $(LIBA)
 	$$(call msg,LD,$$@)
-	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
 endef
 $(foreach t,$(FUZZ_SRCS:tests/fuzz/%.c=%),$(eval $(call fuzz_rule,$(t))))
 
@@ -138,7 +155,7 @@ fuzz:
 	clang -Ibench/$(call fuzz_bench,fuzz_$(FUZZ)) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
 		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
 		$(filter-out %/main.c,$($(call fuzz_bench,fuzz_$(FUZZ))_SRCS)) \
-		$(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
+		$(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) -ljansson $(LDLIBS)
 	build/fuzz/fuzz_$(FUZZ) -artifact_prefix=build/fuzz/ -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
@@ -147,7 +164,7 @@ integration: all $(TOOL_BINS)
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v,--failures --comments) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
-HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h)
+HDRS := $(wildcard lib/*.h bench/*/*.h tools/*/*.h kernel/module/*.h)
 hdr-check:
 	$(Q)for h in $(HDRS); do \
 		printf '#include "%s"\n' $$h | $(CC) $(CPPFLAGS) -I. $(RTP_CFLAGS) -fsyntax-only -x c - \

@@ -97,8 +97,8 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, bool unreporte
 		if (w->xrun_dur_ns > c->xrun_max_ns)
 			c->xrun_max_ns = w->xrun_dur_ns;
 		/* The wake-up that found the xrun was late: it shows in the histogram. */
-		rtp_hist_record(&c->lateness, lat);
-		rtp_hist_record(&c->margin, 0);
+		rtp_hist_record_at(&c->lateness, lat, w->now_ns);
+		rtp_hist_record_at(&c->margin, 0, w->now_ns);
 		step_max(&s->max_lateness_ns, lat);
 		step_min(&s->min_margin_ns, 0);
 	}
@@ -193,8 +193,8 @@ static int run(struct audio_ctx *c)
 				c->early++;
 			}
 			margin = w.t_dry_ns > w.now_ns ? w.t_dry_ns - w.now_ns : 0;
-			rtp_hist_record(&c->lateness, lat);
-			rtp_hist_record(&c->margin, margin);
+			rtp_hist_record_at(&c->lateness, lat, w.now_ns);
+			rtp_hist_record_at(&c->margin, margin, w.now_ns);
 			step_max(&s->max_lateness_ns, lat);
 			step_min(&s->min_margin_ns, margin);
 		}
@@ -211,7 +211,7 @@ static int run(struct audio_ctx *c)
 		if (i)
 			c->dry_ns = w.t_dry_ns + audio_frames_ns(i * period, c->cfg.rate);
 		end = rtp_now_ns(CLOCK_MONOTONIC);
-		rtp_hist_record(&c->work, end - w.now_ns);
+		rtp_hist_record_at(&c->work, end - w.now_ns, w.now_ns);
 		step_max(&s->max_work_ns, end - w.now_ns);
 		if (ret == -EPIPE || ret == -ESTRPIPE) {
 			ret = event(c, &xw, ret);

@@ -421,6 +421,7 @@ static void *timerlat_reader(void *arg)
 	for (;;) {
 		ssize_t n;
 		char *line, *nl;
+		uint64_t at;	/* the series' time: when the batch was read */
 
 		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 			break;
@@ -438,6 +439,7 @@ static void *timerlat_reader(void *arg)
 			r->reader_err_what = "read trace_pipe";
 			break;
 		}
+		at = rtp_now_ns(CLOCK_MONOTONIC);
 		have += (size_t)n;
 		buf[have] = 0;
 		line = buf;
@@ -448,12 +450,12 @@ static void *timerlat_reader(void *arg)
 			*nl = 0;
 			if (irqlat_parse_timerlat(line, &ctx, &seq, &ns)) {
 				if (ctx == 0) {
-					rtp_hist_record(&r->st.h[ST_IRQ], ns);
+					rtp_hist_record_at(&r->st.h[ST_IRQ], ns, at);
 				} else if (ctx == 1) {
-					rtp_hist_record(&r->st.h[ST_TOTAL], ns);
+					rtp_hist_record_at(&r->st.h[ST_TOTAL], ns, at);
 					r->st.records++;
 				} else {
-					rtp_hist_record(&r->st.h[ST_USER], ns);
+					rtp_hist_record_at(&r->st.h[ST_USER], ns, at);
 				}
 			} else if (strstr(line, "LOST")) {
 				r->tl_lost_lines++;
@@ -555,7 +557,7 @@ static void *rtc_reader(void *arg)
 			r->rtc_missed += n - 1;
 		want = n * r->rtc_period_ns;
 		err = now - last > want ? now - last - want : want - (now - last);
-		rtp_hist_record(&r->st.h[ST_TOTAL], err);
+		rtp_hist_record_at(&r->st.h[ST_TOTAL], err, now);
 		last = now;
 		r->st.records++;
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
@@ -587,7 +589,7 @@ static void *user_reader(void *arg)
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
 			continue;
 		now = rtp_now_ns(CLOCK_MONOTONIC);
-		rtp_hist_record(&r->st.h[ST_TOTAL], now - release);
+		rtp_hist_record_at(&r->st.h[ST_TOTAL], now - release, release);
 		r->st.records++;
 		release += r->o.interval_ns;
 		while (release <= now) {
