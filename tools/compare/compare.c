@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,9 @@ struct run {
 	char path[PATH_MAX];
 	struct rtp_doc *docs;
 	size_t ndocs;
+	bool has_suite;			/* suite.json of rtproof run */
+	char suite_load[64], suite_duration[32];
+	int suite_cpus;
 };
 
 struct side {
@@ -261,6 +265,24 @@ static int load_run(struct run *r, const char *path)
 		rtp_error("%s: cannot read the directory: %s", path, strerror(errno));
 		return -EIO;
 	}
+	{
+		char sp[PATH_MAX];
+		json_t *sj;
+
+		snprintf(sp, sizeof(sp), "%s/suite.json", path);
+		sj = json_load_file(sp, 0, NULL);
+		if (sj) {
+			json_t *v = json_object_get(sj, "cpus_online");
+
+			r->has_suite = true;
+			snprintf(r->suite_load, sizeof(r->suite_load), "%s",
+				 json_string_value(json_object_get(sj, "load")) ?: "");
+			snprintf(r->suite_duration, sizeof(r->suite_duration), "%s",
+				 json_string_value(json_object_get(sj, "duration")) ?: "");
+			r->suite_cpus = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+			json_decref(sj);
+		}
+	}
 	if (!n) {
 		rtp_error("%s: no result documents (*.json) in the directory", path);
 		free_names(names, n);
@@ -484,6 +506,26 @@ static int check_fair(const struct side *base, const struct side *nw, const stru
 	size_t i, r;
 	int unfair = 0;
 
+	for (r = 0; r < nw->nruns; r++) {
+		const struct run *rn = &nw->runs[r];
+
+		if (!rb->has_suite || !rn->has_suite)
+			continue;
+		if (strcmp(rb->suite_load, rn->suite_load)) {
+			warn_add("suite: different load: base '%s', %s '%s'", rb->suite_load, nw->label,
+				 rn->suite_load);
+			unfair = 1;
+		}
+		if (rb->suite_cpus != rn->suite_cpus) {
+			warn_add("suite: different CPU counts: base %d, %s %d", rb->suite_cpus, nw->label,
+				 rn->suite_cpus);
+			unfair = 1;
+		}
+		if (strcmp(rb->suite_duration, rn->suite_duration))
+			warn_add("suite: different durations: base %s, %s %s", rb->suite_duration, nw->label,
+				 rn->suite_duration);
+		break;
+	}
 	for (i = 0; i < rb->ndocs; i++) {
 		const struct rtp_doc *b = &rb->docs[i];
 
@@ -819,10 +861,22 @@ static double fig_q_lo(const struct rtp_doc_metric *m, double q)
 	return m->count ? doc_quantile(m, q, true) : NAN;
 }
 
+/* A run's median block maximum: what the max row's verdict rests on (the max itself without a series). */
 static double fig_max(const struct rtp_doc_metric *m, double q)
 {
+	double *v, med, smp;
+	size_t n;
+
 	(void)q;
-	return (double)m->max;
+	if (!m->has_series || !m->nblocks)
+		return (double)m->max;
+	v = malloc(m->nblocks * sizeof(double));
+	if (!v)
+		return (double)m->max;
+	n = block_maxima(m, q > 0 ? q : m->block_s, v, &smp);
+	med = n ? rtp_median(v, n) : (double)m->max;
+	free(v);
+	return med;
 }
 
 static double fig_min(const struct rtp_doc_metric *m, double q)
@@ -906,9 +960,14 @@ static void quantile_row(struct row *w, const struct pooled *b, const struct poo
 			snprintf(w->method, sizeof(w->method),
 				 "order-statistic CI (each at %.3g) + Mann-Whitney on block maxima", c->c1);
 			if ((w->v == V_WORSE && dir != 1) || (w->v == V_BETTER && dir != -1)) {
-				snprintf(w->note, sizeof(w->note),
-					 "not borne out across %.3g s blocks (rank test p %.2g): a burst", b->block_s,
-					 pv);
+				if (dir == 0)
+					snprintf(w->note, sizeof(w->note),
+						 "not borne out across %.3g s blocks (rank test p %.2g): a burst",
+						 b->block_s, pv);
+				else
+					snprintf(w->note, sizeof(w->note),
+						 "the %.3g s block maxima move the other way (rank test p %.2g)",
+						 b->block_s, pv);
 				w->v = V_SAME;
 			}
 		}
@@ -926,7 +985,7 @@ static void max_row(struct row *w, const struct pooled *b, const struct pooled *
 	w->base = (double)b->max;
 	w->new = (double)n->max;
 	set_ratio(w);
-	fill_spread(w, b, n, fig_max, 0);
+	fill_spread(w, b, n, fig_max, b->block_s);
 	dir = block_test(b, n, c, &mr, &pv);
 	if (dir == -2) {
 		w->v = V_NED;
