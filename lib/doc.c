@@ -223,8 +223,10 @@ static int parse_root(struct rtp_doc *d, json_t *root, char *err, size_t errlen)
 	schema = json_object_get(root, "schema");
 	if (!json_is_string(schema))
 		return fail(err, errlen, "not an rtproof/1 document (no schema)");
-	if (strcmp(json_string_value(schema), RTP_DOC_SCHEMA))
-		return fail(err, errlen, "not an rtproof/1 document (schema \"%.60s\")", json_string_value(schema));
+	if (strcmp(json_string_value(schema), RTP_DOC_SCHEMA)) {
+		fail(err, errlen, "not an rtproof/1 document (schema \"%.60s\")", json_string_value(schema));
+		return -EPROTO;
+	}
 	tool = json_object_get(root, "tool");
 	if (!json_is_string(tool) || strncmp(json_string_value(tool), "rtproof-", 8) ||
 	    json_string_length(tool) >= sizeof(d->tool) || json_string_length(tool) <= 8)

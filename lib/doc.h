@@ -61,7 +61,9 @@ struct rtp_doc {
 
 /*
  * Parses a document from memory.  0, or a negative errno with a one-line
- * reason in err (-EINVAL: not a valid rtproof/1 document, -ENOMEM).
+ * reason in err: -EPROTO, a JSON object of another schema (the reason
+ * quotes it); -EINVAL, anything else that is not a valid rtproof/1
+ * document; -ENOMEM.
  * On error *d is left empty (nothing to free).
  */
 int rtp_doc_parse(struct rtp_doc *d, const char *buf, size_t len, char *err, size_t errlen);

@@ -221,18 +221,23 @@ static bool keep_rung(const char *dir, const char *name)
 	return ok;
 }
 
-static int load_doc(struct run *r, const char *path)
+/* in_dir: another rtproof format (rtproof-vm/1 ...) beside the documents is skipped. */
+static int load_doc(struct run *r, const char *path, bool in_dir)
 {
 	struct rtp_doc *nd = realloc(r->docs, (r->ndocs + 1) * sizeof(*nd));
 	char err[256];
 	size_t i;
+	int ret;
 
 	if (!nd) {
 		rtp_error("%s: out of memory", path);
 		return -ENOMEM;
 	}
 	r->docs = nd;
-	if (rtp_doc_load(&r->docs[r->ndocs], path, err, sizeof(err))) {
+	ret = rtp_doc_load(&r->docs[r->ndocs], path, err, sizeof(err));
+	if (ret == -EPROTO && in_dir && strstr(err, "(schema \"rtproof-"))
+		return 0;
+	if (ret) {
 		rtp_error("%s: %s", path, err);
 		return -EINVAL;
 	}
@@ -260,7 +265,7 @@ static int load_run(struct run *r, const char *path)
 		return -ENOENT;
 	}
 	if (!S_ISDIR(st.st_mode))
-		return load_doc(r, path);
+		return load_doc(r, path, false);
 	if (list_dir(path, keep_doc, &names, &n)) {
 		rtp_error("%s: cannot read the directory: %s", path, strerror(errno));
 		return -EIO;
@@ -292,7 +297,7 @@ static int load_run(struct run *r, const char *path)
 		char p[PATH_MAX];
 
 		snprintf(p, sizeof(p), "%s/%s", path, names[i]);
-		ret = load_doc(r, p);
+		ret = load_doc(r, p, true);
 	}
 	free_names(names, n);
 	return ret;
