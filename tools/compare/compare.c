@@ -613,7 +613,7 @@ static size_t block_maxima(const struct rtp_doc_metric *m, double block_s, doubl
 	double *cnt, *mx, med;
 	long long last = -1;
 
-	while (m->block_s * (1 << f) < block_s * 0.999 && f < 40)
+	while (ldexp(m->block_s, f) < block_s * 0.999 && f < 40)
 		f++;
 	cnt = calloc(m->nblocks + 1, sizeof(double));
 	mx = calloc(m->nblocks + 1, sizeof(double));
