@@ -27,11 +27,26 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * Numbers are decoded as doubles (JSON_DECODE_INT_AS_REAL): documents may
+ * hold unsigned 64-bit values (checksums) beyond jansson's int64.  The
+ * figures read here are exact integers below 2^53.
+ */
+static bool is_int(json_t *v)
+{
+	double d;
+
+	if (!json_is_number(v))
+		return false;
+	d = json_number_value(v);
+	return d == floor(d) && fabs(d) <= 9007199254740992.0;
+}
+
 static bool get_u64(json_t *v, uint64_t *out)
 {
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
+	if (!is_int(v) || json_number_value(v) < 0)
 		return false;
-	*out = (uint64_t)json_integer_value(v);
+	*out = (uint64_t)json_number_value(v);
 	return true;
 }
 
@@ -53,8 +68,8 @@ static int read_key(struct rtp_doc_metric *m, json_t *jm, char *err, size_t errl
 
 		if (!v)
 			continue;
-		if (json_is_integer(v))
-			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+		if (is_int(v))
+			snprintf(val, sizeof(val), "%lld", (long long)json_number_value(v));
 		else if (json_is_string(v) && json_string_length(v) < sizeof(val) &&
 			 !strpbrk(json_string_value(v), " \t\n"))
 			snprintf(val, sizeof(val), "%s", json_string_value(v));
@@ -239,7 +254,7 @@ static int parse_root(struct rtp_doc *d, json_t *root, char *err, size_t errlen)
 	copy_str(d->hostname, sizeof(d->hostname), json_object_get(sys, "hostname"));
 	copy_str(d->cmdline, sizeof(d->cmdline), json_object_get(sys, "cmdline"));
 	v = json_object_get(sys, "cpus_online");
-	d->cpus_online = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+	d->cpus_online = is_int(v) && fabs(json_number_value(v)) < 1e9 ? (int)json_number_value(v) : -1;
 	d->virtualized = json_is_true(json_object_get(sys, "virtualized"));
 	copy_str(d->load, sizeof(d->load), json_object_get(json_object_get(root, "load"), "name"));
 	copy_str(d->status, sizeof(d->status), json_object_get(json_object_get(root, "verdict"), "status"));
@@ -289,7 +304,7 @@ int rtp_doc_parse(struct rtp_doc *d, const char *buf, size_t len, char *err, siz
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
 	if (!root) {
 		if (len == 0)
 			return fail(err, errlen, "empty file, not JSON");

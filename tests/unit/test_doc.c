@@ -86,6 +86,16 @@ int main(void)
 	rtp_doc_free(&d);
 	free(buf);
 
+	{
+		static const char big[] = "{\"schema\":\"rtproof/1\",\"tool\":\"rtproof-lockstress\","
+			"\"events\":{\"checksum\":10736461245773174498},\"metrics\":[{\"name\":\"w\","
+			"\"unit\":\"ns\",\"protocol\":\"inherit\",\"count\":1,\"min\":5,\"max\":5}]}";
+
+		ok(!rtp_doc_parse(&d, big, strlen(big), err, sizeof(err)) && d.nmetrics == 1 &&
+		   !strcmp(d.metrics[0].key, "protocol inherit"),
+		   "an unsigned 64-bit value beyond int64 elsewhere in the document reads %s", err);
+		rtp_doc_free(&d);
+	}
 	refused("", "empty");
 	refused("{\"schema\": \"rtproof/1\", \"tool\": ", "not JSON");
 	refused("[1, 2]", "not an rtproof/1 document");
