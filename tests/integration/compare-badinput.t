@@ -35,6 +35,18 @@ jq '.load.name = "hackbench"' "$TMP/good.json" >"$TMP/loaded.json"
 bad "different load refused" "different load" "$TMP/good.json" "$TMP/loaded.json"
 jq '.command += ["-p", "80"]' "$TMP/good.json" >"$TMP/params.json"
 bad "different bench command refused" "different bench commands" "$TMP/good.json" "$TMP/params.json"
+# Suite directories (rtproof run): suite.json records the load; a different one is refused.
+"$RTPROOF_ROOT/scripts/rtproof-run" --benches cyclic --duration 1s --out "$TMP/suiteA" >/dev/null 2>&1
+"$RTPROOF_ROOT/scripts/rtproof-run" --benches cyclic --duration 1s --out "$TMP/suiteB" >/dev/null 2>&1
+jq_ok "$TMP/suiteA/suite.json" '.schema == "rtproof-suite/1" and .load == "none" and .cpus_online >= 1
+	and .benches[0].name == "cyclic" and (.benches[0].command | index("--json")) != null and (.kernel_release | length) > 0'
+ok $? "rtproof run writes suite.json: kernel, cmdline, load, CPUs, every bench's command"
+rtproof-compare "$TMP/suiteA" "$TMP/suiteB" >"$TMP/o" 2>&1
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 2 ]
+ok $? "two suite directories compare (exit $rc)"
+jq '.load = "hackbench"' "$TMP/suiteB/suite.json" >"$TMP/s.json" && mv "$TMP/s.json" "$TMP/suiteB/suite.json"
+bad "suites under different loads refused" "suite: different load" "$TMP/suiteA" "$TMP/suiteB"
 rtproof-compare --allow-unfair "$TMP/good.json" "$TMP/loaded.json" >"$TMP/o" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q "^warning: cyclic: different load" "$TMP/o"
