@@ -29,6 +29,7 @@ bad "metrics that do not match" "no metric matches" "$TMP/good.json" "$TMP/renam
 mkdir "$TMP/empty"
 bad "a directory with no documents" "no result documents" "$TMP/good.json" "$TMP/empty"
 bad "NEW missing" "NEW missing" "$TMP/good.json"
+bad "unknown option" "--frobnicate: unknown option" --frobnicate "$TMP/good.json" "$TMP/good.json"
 bad "--confidence out of range" "--confidence 2" --confidence 2 "$TMP/good.json" "$TMP/good.json"
 bad "--threshold not a number" "--threshold ten" --threshold ten "$TMP/good.json" "$TMP/good.json"
 jq '.load.name = "hackbench"' "$TMP/good.json" >"$TMP/loaded.json"

@@ -1616,7 +1616,8 @@ int main(int argc, char **argv)
 	char first_unmatched[320] = "";
 	bool quiet = false, fail;
 
-	while ((opt = getopt_long(argc, argv, "q", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":q", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			if (parse_fraction("--confidence", optarg, &o.confidence, false))
@@ -1657,8 +1658,11 @@ int main(int argc, char **argv)
 		case 'H':
 			usage(stdout);
 			return RTP_EXIT_PASS;
+		case ':':
+			rtp_error("%s: option needs a value (see --help)", argv[optind - 1]);
+			return RTP_EXIT_ERROR;
 		default:
-			rtp_error("bad option (see --help)");
+			rtp_error("%s: unknown option (see --help)", argv[optind - 1]);
 			return RTP_EXIT_ERROR;
 		}
 	}
