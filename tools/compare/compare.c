@@ -566,7 +566,14 @@ static int check_fair(const struct side *base, const struct side *nw, const stru
 				warn_add("%s: skipped in %s", b->bench, nw->label);
 			break;		/* one run of each side is enough to tell */
 		}
+		if (r == nw->nruns)
+			warn_add("%s: no document in %s", b->bench, nw->label);
 	}
+	for (r = 0; r < nw->nruns; r++)
+		for (i = 0; i < nw->runs[r].ndocs; i++)
+			if (!run_doc(rb, nw->runs[r].docs[i].bench))
+				warn_add("%s: in %s but not in the base: not compared", nw->runs[r].docs[i].bench,
+					 nw->label);
 	if (unfair && !o->allow_unfair) {
 		rtp_error("%s against %s: not like for like (%s); --allow-unfair compares anyway",
 			  base->label, nw->label, warnings[nwarnings - 1]);
