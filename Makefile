@@ -101,6 +101,21 @@ $(BIN)/rtproof-report: $(O)/tools/plot/report_main.o $(PLOT_OBJS) $(LIBA)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
 PROGS += $(BIN)/rtproof-plot $(BIN)/rtproof-report
+# ---- tools: tools/<name>/*.c -> $(BIN)/rtproof-<name> ------------------
+# Programs that read results rather than measure (rtproof-compare); they
+# link jansson, which the benches do not need.
+# tools/plot has two programs and rules of its own, above.
+TOOLS := $(filter-out plot,$(sort $(notdir $(patsubst %/,%,$(wildcard tools/*/)))))
+LDLIBS_tool_compare := -ljansson
+define tool_rule
+$(1)_TOOL_OBJS := $$(patsubst %.c,$(O)/%.o,$$(wildcard tools/$(1)/*.c))
+PROGS += $(BIN)/rtproof-$(1)
+$(BIN)/rtproof-$(1): $$($(1)_TOOL_OBJS) $(LIBA)
+	@mkdir -p $$(@D)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$($(1)_TOOL_OBJS) $(LIBA) $$(LDLIBS_tool_$(1)) $$(LDLIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(BIN)/rtproof: scripts/rtproof
 	@mkdir -p $(@D)
@@ -128,6 +143,8 @@ $(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call unit_rule,$(t))))
 
 LDLIBS_test_json := -ljansson
 LDLIBS_test_result := -ljansson
+LDLIBS_test_doc := -ljansson
+LDLIBS_fuzz_doc := -ljansson
 
 # Helper programs the integration tests use (planted-latency spinner...).
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -149,7 +166,7 @@ define fuzz_rule
 $(O)/tests/fuzz/$(1).o: CPPFLAGS += -Ibench/$(call fuzz_bench,$(1))
 $(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call fuzz_bench,$(1))_LIBOBJS) $(LIBA)
 	$$(call msg,LD,$$@)
-	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS)
+	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
 endef
 $(foreach t,$(FUZZ_SRCS:tests/fuzz/%.c=%),$(eval $(call fuzz_rule,$(t))))
 
@@ -171,7 +188,7 @@ fuzz:
 	clang -Ibench/$(call fuzz_bench,fuzz_$(FUZZ)) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
 		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
 		$(filter-out %/main.c,$($(call fuzz_bench,fuzz_$(FUZZ))_SRCS)) \
-		$(FUZZ_EXTRA_$(FUZZ)) $(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
+		$(FUZZ_EXTRA_$(FUZZ)) $(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) -ljansson $(LDLIBS)
 	build/fuzz/fuzz_$(FUZZ) -artifact_prefix=build/fuzz/ -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----

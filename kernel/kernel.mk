@@ -29,4 +29,11 @@ kernel-config:
 kernel-build:
 	$(Q)$(MAKE) --no-print-directory -C kernel build KSRC=$(abspath $(KSRC))
 
-.PHONY: kernels compare kernel-config kernel-build
+# Benchmark, not a test: the whole default ladder's wall time against its
+# 6-minute target (docs/kernels.md).
+bench-ladder: all
+	$(Q)s=$$(date +%s); BIN=$(abspath $(BIN)) scripts/rtproof-compare-kernels $(COMPARE_ARGS); rc=$$?; \
+		t=$$(( $$(date +%s) - s )); \
+		echo "bench-ladder: whole ladder in $$t s of wall time (target <= 360 s: $$([ $$t -le 360 ] && echo met || echo missed)), $$(nproc) CPUs, exit $$rc"
+
+.PHONY: kernels compare kernel-config kernel-build bench-ladder

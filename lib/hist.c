@@ -11,6 +11,7 @@ void rtp_hist_init(struct rtp_hist *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->min = UINT64_MAX;
+	rtp_series_init(&h->series);
 }
 
 void rtp_hist_snapshot(struct rtp_hist *dst, const struct rtp_hist *src)
@@ -58,6 +59,7 @@ void rtp_hist_merge(struct rtp_hist *dst, const struct rtp_hist *src)
 		dst->max = src->max;
 	for (i = 0; i < RTP_HIST_NBUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
+	rtp_series_merge(&dst->series, &src->series);
 }
 
 double rtp_hist_mean(const struct rtp_hist *h)

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "series.h"
+
 /*
  * Log-linear latency histogram (the fio "plat" / HdrHistogram scheme).
  *
@@ -33,6 +35,7 @@ struct rtp_hist {
 	unsigned __int128 sumsq;	/* exact sum of squares, for stddev */
 	uint64_t overflow;	/* values >= RTP_HIST_LIMIT */
 	uint64_t buckets[RTP_HIST_NBUCKETS];
+	struct rtp_series series;	/* count and max per block of time (series.h) */
 };
 
 void rtp_hist_init(struct rtp_hist *h);
@@ -76,8 +79,19 @@ static inline void rtp_hist_record(struct rtp_hist *h, uint64_t v)
 }
 
 /*
+ * rtp_hist_record() plus the sample's time (CLOCK_MONOTONIC ns, e.g. the
+ * release or the wake-up) in the block series written beside the
+ * histogram.  The series is the owner's alone, like sumsq.
+ */
+static inline void rtp_hist_record_at(struct rtp_hist *h, uint64_t v, uint64_t t_ns)
+{
+	rtp_hist_record(h, v);
+	rtp_series_record(&h->series, v, t_ns);
+}
+
+/*
  * A live copy of a histogram another thread is recording into (all but
- * sumsq, which reads as 0).  Figures may be a few samples apart from each
+ * sumsq, which reads as 0, and the series, left as it was).  Figures may be a few samples apart from each
  * other; use it for progress displays, never for the final result.
  */
 void rtp_hist_snapshot(struct rtp_hist *dst, const struct rtp_hist *src);

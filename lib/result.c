@@ -156,6 +156,7 @@ void rtp_json_hist(struct rtp_json *j, const struct rtp_hist *h, bool buckets)
 	}
 	rtp_json_end_object(j);
 	rtp_json_uint(j, "overflow", h->overflow);
+	rtp_json_series(j, &h->series);
 	if (!buckets)
 		return;
 	rtp_json_begin_object(j, "histogram");

@@ -178,7 +178,7 @@ static void impulse_seen(struct audio_ctx *c, struct alsa_dev *d, uint64_t cap_i
 
 	if (d->impulse_at == NO_IMPULSE)
 		return;	/* a stale echo after a restart */
-	rtp_hist_record(&c->roundtrip, now > d->impulse_ns ? now - d->impulse_ns : 0);
+	rtp_hist_record_at(&c->roundtrip, now > d->impulse_ns ? now - d->impulse_ns : 0, now);
 	c->impulses_found++;
 	if (delay < c->delay_min_frames)
 		c->delay_min_frames = delay;

@@ -154,8 +154,8 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how
 		lat = w->now_ns > due ? w->now_ns - due : 0;
 		if (!suspend) {
 			/* The wake-up that found the xrun: it shows in the histogram. */
-			rtp_hist_record(&c->lateness, lat);
-			rtp_hist_record(&c->margin, 0);
+			rtp_hist_record_at(&c->lateness, lat, w->now_ns);
+			rtp_hist_record_at(&c->margin, 0, w->now_ns);
 			step_max(&s->max_lateness_ns, lat);
 			step_min(&s->min_margin_ns, 0);
 		}
@@ -310,8 +310,8 @@ static int run(struct audio_ctx *c)
 				c->early++;
 			}
 			margin = w.t_dry_ns > w.now_ns ? w.t_dry_ns - w.now_ns : 0;
-			rtp_hist_record(&c->lateness, lat);
-			rtp_hist_record(&c->margin, margin);
+			rtp_hist_record_at(&c->lateness, lat, w.now_ns);
+			rtp_hist_record_at(&c->margin, margin, w.now_ns);
 			step_max(&s->max_lateness_ns, lat);
 			step_min(&s->min_margin_ns, margin);
 			wake.lateness_ns = lat;
@@ -334,7 +334,7 @@ static int run(struct audio_ctx *c)
 		}
 		end = rtp_now_ns(CLOCK_MONOTONIC);
 		c->busy_until_ns = end;
-		rtp_hist_record(&c->work, end - w.now_ns);
+		rtp_hist_record_at(&c->work, end - w.now_ns, w.now_ns);
 		step_max(&s->max_work_ns, end - w.now_ns);
 		if (ret == -EPIPE || ret == -ESTRPIPE) {
 			wake.work_ns = xw.now_ns > w.now_ns ? xw.now_ns - w.now_ns : 0;

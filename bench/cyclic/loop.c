@@ -75,7 +75,7 @@ static inline void account(struct cyclic_thread *t, const struct cyclic_opts *o,
 	}
 	lat = now - release;
 	t->last_ns = now;
-	rtp_hist_record(&t->hist, lat);
+	rtp_hist_record_at(&t->hist, lat, release);
 	if (t->us_hist) {
 		uint64_t us = lat / 1000;
 

@@ -120,7 +120,7 @@ static void *rtc_reader(void *arg)
 			r->rtc_missed += n - 1;
 		want = n * r->rtc_period_ns;
 		err = now - last > want ? now - last - want : want - (now - last);
-		rtp_hist_record(&r->st.h[ST_TOTAL], err);
+		rtp_hist_record_at(&r->st.h[ST_TOTAL], err, now);
 		last = now;
 		r->st.records++;
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);

@@ -223,6 +223,7 @@ static void *timerlat_reader(void *arg)
 	for (;;) {
 		ssize_t n;
 		char *line, *nl;
+		uint64_t at;	/* the series' time: when the batch was read */
 
 		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 			break;
@@ -240,6 +241,7 @@ static void *timerlat_reader(void *arg)
 			r->reader_err_what = "read trace_pipe";
 			break;
 		}
+		at = rtp_now_ns(CLOCK_MONOTONIC);
 		have += (size_t)n;
 		buf[have] = 0;
 		line = buf;
@@ -250,12 +252,12 @@ static void *timerlat_reader(void *arg)
 			*nl = 0;
 			if (irqlat_parse_timerlat(line, &ctx, &seq, &ns)) {
 				if (ctx == 0) {
-					rtp_hist_record(&r->st.h[ST_IRQ], ns);
+					rtp_hist_record_at(&r->st.h[ST_IRQ], ns, at);
 				} else if (ctx == 1) {
-					rtp_hist_record(&r->st.h[ST_TOTAL], ns);
+					rtp_hist_record_at(&r->st.h[ST_TOTAL], ns, at);
 					r->st.records++;
 				} else {
-					rtp_hist_record(&r->st.h[ST_USER], ns);
+					rtp_hist_record_at(&r->st.h[ST_USER], ns, at);
 				}
 			} else if (strstr(line, "LOST")) {
 				r->tl_lost_lines++;

@@ -43,7 +43,7 @@ static void *user_reader(void *arg)
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
 			continue;
 		now = rtp_now_ns(CLOCK_MONOTONIC);
-		rtp_hist_record(&r->st.h[ST_TOTAL], now - release);
+		rtp_hist_record_at(&r->st.h[ST_TOTAL], now - release, release);
 		r->st.records++;
 		release += r->o.interval_ns;
 		while (release <= now) {

@@ -99,14 +99,14 @@ bool irqlat_account_record(struct irqlat_stats *s, const struct rtp_irqlat_recor
 		s->unordered++;
 		return false;
 	}
-	rtp_hist_record(&s->h[ST_IRQ], r->hardirq_ns - r->expiry_ns);
-	rtp_hist_record(&s->h[ST_THREAD], r->thread_ns - r->hardirq_ns);
+	rtp_hist_record_at(&s->h[ST_IRQ], r->hardirq_ns - r->expiry_ns, r->expiry_ns);
+	rtp_hist_record_at(&s->h[ST_THREAD], r->thread_ns - r->hardirq_ns, r->expiry_ns);
 	if (!waiting) {
 		s->reader_not_waiting++;
 		return true;
 	}
-	rtp_hist_record(&s->h[ST_USER], r->wake_ns - r->thread_ns);
-	rtp_hist_record(&s->h[ST_TOTAL], r->wake_ns - r->expiry_ns);
+	rtp_hist_record_at(&s->h[ST_USER], r->wake_ns - r->thread_ns, r->expiry_ns);
+	rtp_hist_record_at(&s->h[ST_TOTAL], r->wake_ns - r->expiry_ns, r->expiry_ns);
 	return true;
 }
 

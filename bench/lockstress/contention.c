@@ -168,7 +168,7 @@ static void work(struct con_thread *t)
 		t_req = rtp_now_ns(CLOCK_MONOTONIC);
 		acquire(r, kind, read);
 		t_acq = rtp_now_ns(CLOCK_MONOTONIC);
-		rtp_hist_record(&t->wait, t_acq - t_req);
+		rtp_hist_record_at(&t->wait, t_acq - t_req, t_req);
 		if (t_acq - last > t->max_gap_ns)
 			t->max_gap_ns = t_acq - last;
 		last = t_acq;

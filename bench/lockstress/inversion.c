@@ -172,7 +172,7 @@ static void high_loop(struct inv_run *r)
 		p->rounds++;
 		if (ret) {
 			p->timeouts++;
-			rtp_hist_record(&p->wait, acq - rel);
+			rtp_hist_record_at(&p->wait, acq - rel, rel);
 			continue;
 		}
 		ls_burn_cpu(HIGH_CS_NS, NULL);
@@ -182,8 +182,8 @@ static void high_loop(struct inv_run *r)
 			continue;
 		}
 		p->valid++;
-		rtp_hist_record(&p->wait, acq - rel);
-		rtp_hist_record(&p->interference, inter);
+		rtp_hist_record_at(&p->wait, acq - rel, rel);
+		rtp_hist_record_at(&p->interference, inter, rel);
 		if (inter > r->inv->disturb_ns) {
 			p->disturbed++;
 		} else {
@@ -191,10 +191,10 @@ static void high_loop(struct inv_run *r)
 			if (acq - rel > p->clean_max)
 				p->clean_max = acq - rel;
 		}
-		rtp_hist_record(&p->lock_wait, acq - call);
+		rtp_hist_record_at(&p->lock_wait, acq - call, rel);
 		if (held) {
 			p->held_at_release++;
-			rtp_hist_record(&p->remaining, rem);
+			rtp_hist_record_at(&p->remaining, rem, rel);
 		}
 	}
 }

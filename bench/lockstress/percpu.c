@@ -110,7 +110,7 @@ static void pc_work(struct pc_thr *t)
 			if (!broken)
 				pthread_mutex_unlock(&s->m);
 		}
-		rtp_hist_record(&t->wait, t_acq - t_req);
+		rtp_hist_record_at(&t->wait, t_acq - t_req, t_req);
 		t->ops++;
 		if (last >= 0 && cpu != last)
 			t->migrations++;

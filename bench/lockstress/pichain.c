@@ -200,13 +200,13 @@ static void link_loop(struct pic_run *r, struct pic_thr *t)
 		pc->rounds++;
 		if (ret) {
 			pc->timeouts++;
-			rtp_hist_record(&pc->wait, acq - rel);
+			rtp_hist_record_at(&pc->wait, acq - rel, rel);
 		} else if (__atomic_load_n(&r->ok_round, __ATOMIC_ACQUIRE) != k + 1) {
 			pc->skipped++;
 		} else {
 			pc->valid++;
-			rtp_hist_record(&pc->wait, acq - rel);
-			rtp_hist_record(&pc->interference, inter);
+			rtp_hist_record_at(&pc->wait, acq - rel, rel);
+			rtp_hist_record_at(&pc->interference, inter, rel);
 			if (inter > pc->disturb_ns) {
 				pc->disturbed++;
 			} else {

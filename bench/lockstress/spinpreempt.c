@@ -158,7 +158,7 @@ static void sp_loop(struct sp_thr *t)
 			__atomic_store_n(&r->spin, 0, __ATOMIC_RELEASE);
 		else
 			pthread_mutex_unlock(&r->m);
-		rtp_hist_record(&t->wait, acq - rel);
+		rtp_hist_record_at(&t->wait, acq - rel, rel);
 		t->acq++;
 		rel += period;
 		now = rtp_now_ns(CLOCK_MONOTONIC);

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "doc.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RTP_DOC_SCHEMA	"rtproof/1"
+
+/* Keys that tell metrics of one name apart (docs/results.md, by bench). */
+static const char *const id_keys[] = {
+	"cpu", "thread", "span", "protocol", "kind", "threads", "variant", "lock",
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/*
+ * Numbers are decoded as doubles (JSON_DECODE_INT_AS_REAL): documents may
+ * hold unsigned 64-bit values (checksums) beyond jansson's int64.  The
+ * figures read here are exact integers below 2^53.
+ */
+static bool is_int(json_t *v)
+{
+	double d;
+
+	if (!json_is_number(v))
+		return false;
+	d = json_number_value(v);
+	return d == floor(d) && fabs(d) <= 9007199254740992.0;
+}
+
+static bool get_u64(json_t *v, uint64_t *out)
+{
+	if (!is_int(v) || json_number_value(v) < 0)
+		return false;
+	*out = (uint64_t)json_number_value(v);
+	return true;
+}
+
+static void copy_str(char *dst, size_t len, json_t *v)
+{
+	const char *s = json_is_string(v) ? json_string_value(v) : "";
+
+	snprintf(dst, len, "%s", s);
+}
+
+static int read_key(struct rtp_doc_metric *m, json_t *jm, char *err, size_t errlen, size_t idx)
+{
+	size_t i, off = 0;
+
+	m->key[0] = 0;
+	for (i = 0; i < sizeof(id_keys) / sizeof(id_keys[0]); i++) {
+		json_t *v = json_object_get(jm, id_keys[i]);
+		char val[64];
+
+		if (!v)
+			continue;
+		if (is_int(v))
+			snprintf(val, sizeof(val), "%lld", (long long)json_number_value(v));
+		else if (json_is_string(v) && json_string_length(v) < sizeof(val) &&
+			 !strpbrk(json_string_value(v), " \t\n"))
+			snprintf(val, sizeof(val), "%s", json_string_value(v));
+		else
+			return fail(err, errlen, "metrics[%zu].%s: must be an integer or a word",
+				    idx, id_keys[i]);
+		off += (size_t)snprintf(m->key + off, off < sizeof(m->key) ? sizeof(m->key) - off : 0,
+					"%s%s %s", off ? " " : "", id_keys[i], val);
+		if (off >= sizeof(m->key))
+			return fail(err, errlen, "metrics[%zu]: identity too long", idx);
+	}
+	return 0;
+}
+
+static int read_hist(struct rtp_doc_metric *m, json_t *h, char *err, size_t errlen, size_t idx)
+{
+	json_t *b = json_object_get(h, "buckets"), *e;
+	uint64_t sum = m->overflow, prev_hi = 0;
+	size_t i;
+
+	if (!json_is_object(h) || !json_is_array(b))
+		return fail(err, errlen, "metrics[%zu].histogram: no buckets array", idx);
+	m->nbuckets = json_array_size(b);
+	m->buckets = calloc(m->nbuckets ? m->nbuckets : 1, sizeof(*m->buckets));
+	if (!m->buckets)
+		return -ENOMEM;
+	json_array_foreach(b, i, e) {
+		struct rtp_doc_bucket *k = &m->buckets[i];
+
+		if (!json_is_array(e) || json_array_size(e) != 3 || !get_u64(json_array_get(e, 0), &k->lo) ||
+		    !get_u64(json_array_get(e, 1), &k->hi) || !get_u64(json_array_get(e, 2), &k->count))
+			return fail(err, errlen, "metrics[%zu].histogram.buckets[%zu]: not [lower, upper, count]",
+				    idx, i);
+		if (k->hi < k->lo || (i && k->lo <= prev_hi))
+			return fail(err, errlen, "metrics[%zu].histogram.buckets[%zu]: edges out of order",
+				    idx, i);
+		if (m->has_minmax && k->count && (k->hi < m->min || k->lo > m->max))
+			return fail(err, errlen, "metrics[%zu].histogram.buckets[%zu]: outside [min, max]",
+				    idx, i);
+		prev_hi = k->hi;
+		if (__builtin_add_overflow(sum, k->count, &sum))
+			return fail(err, errlen, "metrics[%zu].histogram: counts overflow", idx);
+	}
+	if (sum != m->count)
+		return fail(err, errlen, "metrics[%zu].histogram: buckets and overflow hold %llu samples, count says %llu",
+			    idx, (unsigned long long)sum, (unsigned long long)m->count);
+	return 0;
+}
+
+static int read_series(struct rtp_doc_metric *m, json_t *s, char *err, size_t errlen, size_t idx)
+{
+	json_t *b = json_object_get(s, "blocks"), *e, *t0 = json_object_get(s, "t0_s"),
+	       *bs = json_object_get(s, "block_s"), *co = json_object_get(s, "coarsened");
+	const char *kind = json_string_value(json_object_get(s, "kind"));
+	uint64_t sum = 0, c;
+	double prev = -1;
+	size_t i;
+
+	if (!json_is_object(s) || !kind || strcmp(kind, "time-blocks") || !json_is_number(t0) ||
+	    !json_is_number(bs) || !json_is_array(b) || !get_u64(co, &c))
+		return fail(err, errlen, "metrics[%zu].series: not a time-blocks series", idx);
+	m->t0_s = json_number_value(t0);
+	m->block_s = json_number_value(bs);
+	m->coarsened = c > 64 ? 64 : (unsigned)c;
+	if (!(m->block_s > 0) || !isfinite(m->block_s) || !isfinite(m->t0_s))
+		return fail(err, errlen, "metrics[%zu].series: block_s must be positive", idx);
+	m->nblocks = json_array_size(b);
+	m->blocks = calloc(m->nblocks ? m->nblocks : 1, sizeof(*m->blocks));
+	if (!m->blocks)
+		return -ENOMEM;
+	json_array_foreach(b, i, e) {
+		struct rtp_doc_block *k = &m->blocks[i];
+		json_t *st = json_array_get(e, 0);
+
+		if (!json_is_array(e) || json_array_size(e) != 3 || !json_is_number(st) ||
+		    !get_u64(json_array_get(e, 1), &k->count) || !get_u64(json_array_get(e, 2), &k->max))
+			return fail(err, errlen, "metrics[%zu].series.blocks[%zu]: not [start_s, count, max]", idx, i);
+		k->start_s = json_number_value(st);
+		if (!(k->start_s > prev) || !isfinite(k->start_s) || !k->count)
+			return fail(err, errlen, "metrics[%zu].series.blocks[%zu]: out of order or empty", idx, i);
+		if (!m->has_minmax || k->max > m->max)
+			return fail(err, errlen, "metrics[%zu].series.blocks[%zu]: max above the metric's max",
+				    idx, i);
+		prev = k->start_s;
+		if (__builtin_add_overflow(sum, k->count, &sum))
+			return fail(err, errlen, "metrics[%zu].series: counts overflow", idx);
+	}
+	if (sum > m->count)
+		return fail(err, errlen, "metrics[%zu].series: blocks hold more samples than count", idx);
+	m->has_series = true;
+	return 0;
+}
+
+static int read_metric(struct rtp_doc_metric *m, json_t *jm, char *err, size_t errlen, size_t idx)
+{
+	json_t *name = json_object_get(jm, "name"), *unit = json_object_get(jm, "unit");
+	json_t *mn = json_object_get(jm, "min"), *mx = json_object_get(jm, "max"), *h, *s;
+	int ret;
+
+	if (!json_is_object(jm))
+		return fail(err, errlen, "metrics[%zu]: not an object", idx);
+	if (!json_is_string(name) || !json_string_length(name) || json_string_length(name) >= sizeof(m->name))
+		return fail(err, errlen, "metrics[%zu]: no name", idx);
+	copy_str(m->name, sizeof(m->name), name);
+	if (!json_is_string(unit) || json_string_length(unit) >= sizeof(m->unit))
+		return fail(err, errlen, "metrics[%zu] (%s): no unit", idx, m->name);
+	copy_str(m->unit, sizeof(m->unit), unit);
+	ret = read_key(m, jm, err, errlen, idx);
+	if (ret)
+		return ret;
+	if (!get_u64(json_object_get(jm, "count"), &m->count))
+		return fail(err, errlen, "metrics[%zu] (%s): count must be a non-negative integer", idx, m->name);
+	if (json_object_get(jm, "overflow") && !get_u64(json_object_get(jm, "overflow"), &m->overflow))
+		return fail(err, errlen, "metrics[%zu] (%s): bad overflow", idx, m->name);
+	if (m->count) {
+		if (!get_u64(mn, &m->min) || !get_u64(mx, &m->max) || m->min > m->max)
+			return fail(err, errlen, "metrics[%zu] (%s): min and max must be integers, min <= max",
+				    idx, m->name);
+		m->has_minmax = true;
+	}
+	h = json_object_get(jm, "histogram");
+	if (h && !json_is_null(h)) {
+		ret = read_hist(m, h, err, errlen, idx);
+		if (ret)
+			return ret;
+	}
+	s = json_object_get(jm, "series");
+	if (s && !json_is_null(s)) {
+		ret = read_series(m, s, err, errlen, idx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int read_command(struct rtp_doc *d, json_t *c)
+{
+	size_t i, len = 1;
+	json_t *a;
+	char *p;
+
+	if (!json_is_array(c))
+		return 0;
+	json_array_foreach(c, i, a)
+		len += (json_is_string(a) ? json_string_length(a) : 0) + 1;
+	d->command = calloc(1, len);
+	if (!d->command)
+		return -ENOMEM;
+	p = d->command;
+	json_array_foreach(c, i, a) {
+		if (!json_is_string(a))
+			continue;
+		p += sprintf(p, "%s%s", i ? " " : "", json_string_value(a));
+	}
+	return 0;
+}
+
+static int parse_root(struct rtp_doc *d, json_t *root, char *err, size_t errlen)
+{
+	json_t *schema, *tool, *sys, *metrics, *m, *v, *params, *ev;
+	size_t i;
+	int ret;
+
+	if (!json_is_object(root))
+		return fail(err, errlen, "not an rtproof/1 document (the top level is not an object)");
+	schema = json_object_get(root, "schema");
+	if (!json_is_string(schema))
+		return fail(err, errlen, "not an rtproof/1 document (no schema)");
+	if (strcmp(json_string_value(schema), RTP_DOC_SCHEMA)) {
+		fail(err, errlen, "not an rtproof/1 document (schema \"%.60s\")", json_string_value(schema));
+		return -EPROTO;
+	}
+	tool = json_object_get(root, "tool");
+	if (!json_is_string(tool) || strncmp(json_string_value(tool), "rtproof-", 8) ||
+	    json_string_length(tool) >= sizeof(d->tool) || json_string_length(tool) <= 8)
+		return fail(err, errlen, "no tool (\"rtproof-NAME\")");
+	copy_str(d->tool, sizeof(d->tool), tool);
+	snprintf(d->bench, sizeof(d->bench), "%s", d->tool + 8);
+	sys = json_object_get(root, "system");
+	copy_str(d->kernel_release, sizeof(d->kernel_release), json_object_get(sys, "kernel_release"));
+	copy_str(d->preempt, sizeof(d->preempt), json_object_get(sys, "preempt"));
+	copy_str(d->hostname, sizeof(d->hostname), json_object_get(sys, "hostname"));
+	copy_str(d->cmdline, sizeof(d->cmdline), json_object_get(sys, "cmdline"));
+	v = json_object_get(sys, "cpus_online");
+	d->cpus_online = is_int(v) && fabs(json_number_value(v)) < 1e9 ? (int)json_number_value(v) : -1;
+	d->virtualized = json_is_true(json_object_get(sys, "virtualized"));
+	copy_str(d->load, sizeof(d->load), json_object_get(json_object_get(root, "load"), "name"));
+	copy_str(d->status, sizeof(d->status), json_object_get(json_object_get(root, "verdict"), "status"));
+	v = json_object_get(root, "duration_s");
+	d->duration_s = json_is_number(v) ? json_number_value(v) : -1;
+	params = json_object_get(root, "params");
+	if (params) {
+		d->params = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
+		if (!d->params)
+			return -ENOMEM;
+	}
+	ret = read_command(d, json_object_get(root, "command"));
+	if (ret)
+		return ret;
+	ev = json_object_get(root, "events");
+	if (json_object_get(ev, "xruns")) {
+		if (!get_u64(json_object_get(ev, "xruns"), &d->xruns))
+			return fail(err, errlen, "events.xruns: must be a non-negative integer");
+		d->has_xruns = true;
+	}
+	metrics = json_object_get(root, "metrics");
+	if (!json_is_array(metrics))
+		return fail(err, errlen, "no metrics array");
+	d->nmetrics = json_array_size(metrics);
+	d->metrics = calloc(d->nmetrics ? d->nmetrics : 1, sizeof(*d->metrics));
+	if (!d->metrics)
+		return -ENOMEM;
+	json_array_foreach(metrics, i, m) {
+		size_t k;
+
+		ret = read_metric(&d->metrics[i], m, err, errlen, i);
+		if (ret)
+			return ret;
+		for (k = 0; k < i; k++)
+			if (!strcmp(d->metrics[k].name, d->metrics[i].name) &&
+			    !strcmp(d->metrics[k].key, d->metrics[i].key))
+				return fail(err, errlen, "metrics[%zu]: %s %s appears twice", i,
+					    d->metrics[i].name, d->metrics[i].key);
+	}
+	return 0;
+}
+
+int rtp_doc_parse(struct rtp_doc *d, const char *buf, size_t len, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+	if (!root) {
+		if (len == 0)
+			return fail(err, errlen, "empty file, not JSON");
+		return fail(err, errlen, "not JSON (line %d column %d: %s)", je.line, je.column, je.text);
+	}
+	ret = parse_root(d, root, err, errlen);
+	json_decref(root);
+	if (ret) {
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		rtp_doc_free(d);
+	}
+	return ret;
+}
+
+int rtp_doc_load(struct rtp_doc *d, const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	f = fopen(path, "rb");
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return ret;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				ret = -ENOMEM;
+				snprintf(err, errlen, "out of memory");
+				goto out_close;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		ret = -EIO;
+		snprintf(err, errlen, "cannot read");
+		goto out_close;
+	}
+	ret = rtp_doc_parse(d, buf, len, err, errlen);
+out_close:
+	fclose(f);
+	free(buf);
+	return ret;
+}
+
+void rtp_doc_free(struct rtp_doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nmetrics; i++) {
+		free(d->metrics[i].buckets);
+		free(d->metrics[i].blocks);
+	}
+	free(d->metrics);
+	free(d->params);
+	free(d->command);
+	memset(d, 0, sizeof(*d));
+}
+
+const struct rtp_doc_metric *rtp_doc_find(const struct rtp_doc *d, const char *name,
+					  const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < d->nmetrics; i++)
+		if (!strcmp(d->metrics[i].name, name) && !strcmp(d->metrics[i].key, key))
+			return &d->metrics[i];
+	return NULL;
+}
