@@ -141,11 +141,14 @@ static const char *stage_span(enum irqlat_source s, enum irqlat_stage st)
 	return "release->wake";
 }
 
-static void irqlat_summary(const struct irqlat_run *r)
+static void irqlat_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
+	const struct irqlat_run *r = run->b;
 	double secs = r->run->duration_s;
 	static const double p[3] = { 50, 99, 99.9 };
 	int st, i;
+
+	(void)v;
 
 	printf("\n%s: source %s, interval %llu us, %.3f s, %llu events, stopped by %s%s\n", TOOL,
 	       irqlat_source_name(r->src), (unsigned long long)(r->o.interval_ns / 1000), secs,
@@ -490,12 +493,6 @@ static int irqlat_reader(struct rtp_run *run)
 	return 0;
 }
 
-static void irqlat_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
-{
-	(void)v;
-	irqlat_summary(run->b);
-}
-
 const struct rtp_bench_ops irqlat_ops = {
 	.tool = TOOL,
 	.duration_help = "10 s, or until the loops with -l",
@@ -506,7 +503,7 @@ const struct rtp_bench_ops irqlat_ops = {
 	.setup = irqlat_setup,
 	.run = irqlat_reader,
 	.decide = irqlat_decide,
-	.summary = irqlat_print_summary,
+	.summary = irqlat_summary,
 	.teardown = irqlat_teardown,
 	.params = irqlat_json_params,
 	.skip_params = irqlat_skip_params,
