@@ -425,7 +425,6 @@ static int irqlat_rt_prio(struct rtp_run *run)
 static int irqlat_setup(struct rtp_run *run, char *why, size_t len)
 {
 	struct irqlat_run *r = run->b;
-	int ret;
 
 	(void)why;
 	(void)len;
@@ -434,9 +433,18 @@ static int irqlat_setup(struct rtp_run *run, char *why, size_t len)
 			  irqlat_source_name(r->src));
 		return RTP_EXIT_ERROR;
 	}
+	return 0;
+}
+
+/*
+ * The source itself is set up once memory is locked (the driver's mlockall
+ * comes after setup()): the module's timer starts with the open, and
+ * events with no reader waiting yet would lose their user stage.
+ */
+static int irqlat_source_start(struct irqlat_run *r)
+{
 	r->set_up = true;
-	ret = setup_source(r);
-	if (ret) {
+	if (setup_source(r)) {
 		rtp_error("%s", r->err);
 		return RTP_EXIT_ERROR;
 	}
@@ -468,6 +476,9 @@ static int irqlat_reader(struct rtp_run *run)
 	pthread_attr_t attr;
 	int ret;
 
+	ret = irqlat_source_start(r);
+	if (ret)
+		return ret;
 	if (!r->o.co.quiet)
 		printf("%s: source %s: %s\n", TOOL, irqlat_source_name(r->src), irqlat_source_label(r->src));
 	fflush(stdout);
