@@ -177,6 +177,10 @@ $(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 bench-cyclic: all $(O)/tests/bench/bench_hist
 	scripts/bench-cyclic $(BENCH_ARGS)
+# 1 hour of rtproof-cyclic at 100 us on every CPU: RSS, counts, validity.
+SOAK_S ?= 3600
+bench-soak: all
+	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-soak
 
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
@@ -197,6 +201,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic run install clean
+	bench-cyclic bench-soak run install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
