@@ -11,14 +11,6 @@
 #include "log.h"
 #include "run.h"
 
-static mode_t a_umask(void)
-{
-	mode_t m = umask(022);
-
-	umask(m);
-	return m;
-}
-
 const char *rtp_status_name(enum rtp_status s)
 {
 	switch (s) {
@@ -74,73 +66,6 @@ void rtp_format_utc(const struct timespec *ts, char *buf, size_t len)
 
 	gmtime_r(&ts->tv_sec, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-int rtp_afile_open(struct rtp_afile *a, const char *path)
-{
-	int fd;
-
-	memset(a, 0, sizeof(*a));
-	if (!strcmp(path, "-")) {
-		a->to_stdout = true;
-		a->f = stdout;
-		return 0;
-	}
-	if (!*path)
-		return -ENOENT;
-	if (strlen(path) >= sizeof(a->path))
-		return -ENAMETOOLONG;
-	snprintf(a->path, sizeof(a->path), "%s", path);
-	snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.XXXXXX", path);
-	fd = mkostemp(a->tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* mkstemp's 0600 would hide results from other users: 0644 as umask allows. */
-	if (fchmod(fd, 0644 & ~a_umask())) {
-		/* harmless: the file stays private */
-	}
-	a->f = fdopen(fd, "w");
-	if (!a->f) {
-		int err = -errno;
-
-		close(fd);
-		unlink(a->tmp);
-		return err;
-	}
-	return 0;
-}
-
-int rtp_afile_commit(struct rtp_afile *a)
-{
-	int err = 0;
-
-	if (a->to_stdout)
-		return fflush(stdout) ? -EIO : 0;
-	if (!a->f)
-		return -EBADF;
-	if (ferror(a->f))
-		err = -EIO;
-	if (fflush(a->f) && !err)
-		err = -errno;
-	if (!err && fsync(fileno(a->f)))
-		err = -errno;
-	if (fclose(a->f) && !err)
-		err = -errno;
-	a->f = NULL;
-	if (!err && rename(a->tmp, a->path))
-		err = -errno;
-	if (err)
-		unlink(a->tmp);
-	return err;
-}
-
-void rtp_afile_abort(struct rtp_afile *a)
-{
-	if (a->to_stdout || !a->f)
-		return;
-	fclose(a->f);
-	a->f = NULL;
-	unlink(a->tmp);
 }
 
 int rtp_result_open(struct rtp_result *r, const char *path)
@@ -228,6 +153,8 @@ int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_
 	rtp_json_end_object(&r->json);
 	err = rtp_json_finish(&r->json);
 	if (err) {
+		if (r->file.err)
+			err = r->file.err;	/* the write error itself (ENOSPC...), not just EIO */
 		rtp_afile_abort(&r->file);
 		return err;
 	}
@@ -249,6 +176,8 @@ int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start
 		rtp_error("cannot block signals: %s", strerror(-ret));
 		return RTP_EXIT_ERROR;
 	}
+	/* A closed pipe on stdout is a write error (EPIPE, exit 1), never a silent death. */
+	signal(SIGPIPE, SIG_IGN);
 	rtp_sysinfo_read(si);
 	clock_gettime(CLOCK_REALTIME, start);
 	if (json) {
@@ -266,6 +195,7 @@ int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *co
 		    void (*params)(struct rtp_json *j, const void *arg), const void *arg)
 {
 	struct rtp_verdict v = { .status = RTP_SKIP };
+	int ret;
 
 	snprintf(v.reason, sizeof(v.reason), "%s", why);
 	rtp_result_header(res, tool, argc, argv, si, start);
@@ -276,8 +206,11 @@ int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *co
 	}
 	rtp_json_begin_array(&res->json, "metrics");
 	rtp_json_end_array(&res->json);
-	if (rtp_result_commit(res, 0, &v))
-		rtp_error("--json %s: cannot write", res->file.to_stdout ? "-" : res->file.path);
+	ret = rtp_result_commit(res, 0, &v);
+	if (ret) {
+		rtp_error("--json %s: cannot write: %s", rtp_afile_name(&res->file), strerror(-ret));
+		return RTP_EXIT_ERROR;
+	}
 	return RTP_EXIT_SKIP;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "afile.h"
 #include "hist.h"
 #include "json.h"
 #include "sysinfo.h"
@@ -49,26 +50,11 @@ void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
 		       double limit, double observed, const char *unit);
 
 /*
- * A file written whole or not at all: opened as "<path>.tmp.XXXXXX" in the
- * target's directory (so an unwritable path fails before a run starts),
- * fsynced and renamed into place on commit, removed on abort.  "-" is
- * stdout, written directly.
- */
-struct rtp_afile {
-	char path[PATH_MAX];
-	char tmp[PATH_MAX + 16];
-	FILE *f;
-	bool to_stdout;
-};
-int rtp_afile_open(struct rtp_afile *a, const char *path);
-int rtp_afile_commit(struct rtp_afile *a);
-void rtp_afile_abort(struct rtp_afile *a);
-
-/*
- * One result document.  rtp_result_open() creates "<path>.tmp.XXXXXX" in
- * the target's directory at once (so an unwritable path fails before a
- * run starts); rtp_result_commit() completes, fsyncs and renames it into
- * place; rtp_result_abort() removes it.  "-" writes to stdout directly.
+ * One result document, written through an rtp_afile (afile.h: replaced
+ * atomically, or written through for a FIFO, a device or stdout):
+ * rtp_result_open() opens it at once (so an unwritable path fails before
+ * a run starts); rtp_result_commit() completes and commits it, returning
+ * the first write error; rtp_result_abort() leaves no trace.
  */
 struct rtp_result {
 	struct rtp_afile file;
@@ -96,7 +82,8 @@ int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start
 /*
  * Completes an opened document as a skip: the header, a "params" object
  * filled by params() when it is not NULL, no metrics, verdict skip with
- * why as its reason.  Returns RTP_EXIT_SKIP; a write failure is printed.
+ * why as its reason.  Returns RTP_EXIT_SKIP, or RTP_EXIT_ERROR after printing
+ * a write failure.
  */
 int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *const argv[],
 		    const struct rtp_sysinfo *si, const struct timespec *start, const char *why,
