@@ -177,6 +177,10 @@ $(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 bench-cyclic: all $(O)/tests/bench/bench_hist
 	scripts/bench-cyclic $(BENCH_ARGS)
+# Random SIGINT/SIGTERM/SIGHUP kill points, SIGNAL_RUNS per bench, with the tally.
+SIGNAL_RUNS ?= 500
+bench-signals: all
+	SIGNAL_RUNS=$(SIGNAL_RUNS) RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove -v tests/integration/signals-random.t
 # 1 hour of rtproof-cyclic at 100 us on every CPU: RSS, counts, validity.
 SOAK_S ?= 3600
 bench-soak: all
@@ -201,6 +205,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic bench-soak run install clean
+	bench-cyclic bench-signals bench-soak run install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
