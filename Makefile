@@ -188,7 +188,7 @@ tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all $(TOOL_BINS)
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
 
 # ---- benchmarks (figures, not pass/fail) -------------------------------
-bench: bench-hist
+bench: bench-hist bench-driver
 bench-hist: $(O)/tests/bench/bench_hist
 	$(O)/tests/bench/bench_hist
 $(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
@@ -204,6 +204,9 @@ bench-signals: all
 SOAK_S ?= 3600
 bench-soak: all
 	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-soak
+# The driver's fixed cost: rtproof-cyclic -l 100 -i 200 (20 ms of work) in wall time.
+bench-driver: all
+	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-driver
 
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
@@ -224,6 +227,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic bench-signals bench-soak run install clean
+	bench-cyclic bench-driver bench-signals bench-soak run install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -160,7 +160,7 @@ void rtp_run_wake(struct rtp_run *r)
 {
 	uint64_t one = 1;
 
-	if (r->wakefd >= 0 && write(r->wakefd, &one, sizeof(one)) < 0) {
+	if (r && r->wakefd >= 0 && write(r->wakefd, &one, sizeof(one)) < 0) {
 		/* the counter is saturated: a wake-up is pending anyway */
 	}
 }
@@ -273,6 +273,13 @@ static void json_resources(struct rtp_run *r, struct rtp_json *j)
 	rtp_json_double(j, "cpu_user_s", (double)r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6);
 	rtp_json_double(j, "cpu_sys_s", (double)r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6);
 	rtp_json_int(j, "max_rss_kib", r->ru.ru_maxrss);
+	if (r->first_ns > r->enter_ns) {
+		/* main() to the first release; the last sample to this document */
+		rtp_json_double(j, "startup_s", (double)(r->first_ns - r->enter_ns) / 1e9);
+		if (r->last_ns)
+			rtp_json_double(j, "teardown_s",
+					(double)(rtp_now_ns(CLOCK_MONOTONIC) - r->last_ns) / 1e9);
+	}
 	if (r->ops->resources)
 		r->ops->resources(r, j);
 	rtp_json_end_object(j);
@@ -409,6 +416,7 @@ int rtp_run_tool(const struct rtp_bench_ops *ops, int argc, char **argv)
 		rtp_error("out of memory");
 		return RTP_EXIT_ERROR;
 	}
+	r->enter_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	r->b = aligned_alloc(64, (ops->state_size + 63) & ~(size_t)63);
 	if (!r->b) {
 		rtp_error("out of memory");

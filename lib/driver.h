@@ -116,6 +116,12 @@ struct rtp_run {
 	int signal;			/* the signal that stopped the run, 0: none */
 	char stop_detail[32];		/* " (SIGINT)" or "" */
 	double duration_s;		/* set by the bench's run() */
+	/*
+	 * The driver's own cost, CLOCK_MONOTONIC: main() entered, the first
+	 * release and the last sample (set by the bench's run(); 0: unknown).
+	 * The document's resources give startup_s and teardown_s from them.
+	 */
+	uint64_t enter_ns, first_ns, last_ns;
 	struct rusage ru;		/* taken after run() */
 };
 

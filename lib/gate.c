@@ -32,9 +32,9 @@ int rtp_gate_create(struct rtp_gate *g, pthread_t *th, const pthread_attr_t *att
 	return 0;
 }
 
-void rtp_gate_create_error(const char *what, int err)
+void rtp_gate_create_error(const char *who, const char *what, int err)
 {
-	rtp_error("cannot start %s: %s%s", what, strerror(-err),
+	rtp_error("%s%scannot start %s: %s%s", who ? who : "", who ? ": " : "", what, strerror(-err),
 		  err == -EAGAIN ? " (limits: threads, ulimit -u, or locked memory, ulimit -l)" : "");
 }
 

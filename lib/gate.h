@@ -34,8 +34,11 @@ void rtp_gate_destroy(struct rtp_gate *g);
  */
 int rtp_gate_create(struct rtp_gate *g, pthread_t *th, const pthread_attr_t *attr,
 		    void *(*fn)(void *), void *arg);
-/* One line: "cannot start WHAT: ERR", with the limits that cause EAGAIN. */
-void rtp_gate_create_error(const char *what, int err);
+/*
+ * One line: "[WHO: ]cannot start WHAT: ERR", naming the limits behind
+ * EAGAIN.  who may be NULL.
+ */
+void rtp_gate_create_error(const char *who, const char *what, int err);
 
 /* Thread side: counts in with err (0 or -errno); true to run, false to leave. */
 bool rtp_gate_pass(struct rtp_gate *g, int err);

@@ -33,12 +33,3 @@ void rtp_warn(const char *fmt, ...)
 	rtp_vlog("warning", fmt, ap);
 	va_end(ap);
 }
-
-void rtp_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rtp_vlog(NULL, fmt, ap);
-	va_end(ap);
-}

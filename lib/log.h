@@ -12,7 +12,6 @@
  */
 void rtp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rtp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void rtp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rtp_vlog(const char *level, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 

@@ -136,6 +136,23 @@ int rtp_parse_duration_ns(const char *s, uint64_t *out_ns)
 	return -EINVAL;
 }
 
+int rtp_parse_us(const char *s, uint64_t *out_ns)
+{
+	uint64_t us;
+	int ret;
+
+	ret = rtp_parse_u64(s, 0, UINT64_MAX / 1000, &us);
+	if (!ret) {
+		*out_ns = us * 1000;
+		return 0;
+	}
+	if (ret == -ERANGE)
+		return ret;
+	if (s && *s && isdigit((unsigned char)s[strlen(s) - 1]))
+		return -EINVAL;	/* "1.5" is ambiguous: ask for a unit */
+	return rtp_parse_duration_ns(s, out_ns);
+}
+
 int rtp_parse_cpulist(const char *s, cpu_set_t *out)
 {
 	cpu_set_t set;

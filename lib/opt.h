@@ -22,6 +22,12 @@
  */
 int rtp_parse_duration_ns(const char *s, uint64_t *out_ns);
 
+/*
+ * Microseconds as a bare integer ("250"), or any duration with a unit
+ * ("250us", "2ms"); a bare decimal ("1.5") is ambiguous and refused.
+ */
+int rtp_parse_us(const char *s, uint64_t *out_ns);
+
 /* Decimal integer in [min, max], no sign for unsigned, no trailing junk. */
 int rtp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int rtp_parse_int(const char *s, int min, int max, int *out);

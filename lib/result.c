@@ -9,56 +9,6 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "run.h"
-
-const char *rtp_status_name(enum rtp_status s)
-{
-	switch (s) {
-	case RTP_PASS: return "pass";
-	case RTP_FAIL: return "fail";
-	case RTP_SKIP: return "skip";
-	default: return "error";
-	}
-}
-
-int rtp_status_exit(enum rtp_status s)
-{
-	switch (s) {
-	case RTP_PASS: return RTP_EXIT_PASS;
-	case RTP_FAIL: return RTP_EXIT_FAIL;
-	case RTP_SKIP: return RTP_EXIT_SKIP;
-	default: return RTP_EXIT_ERROR;
-	}
-}
-
-void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
-		       double limit, double observed, const char *unit)
-{
-	struct rtp_criterion *c;
-	bool pass;
-
-	if (!strcmp(op, "<="))
-		pass = observed <= limit;
-	else if (!strcmp(op, ">="))
-		pass = observed >= limit;
-	else if (!strcmp(op, "<"))
-		pass = observed < limit;
-	else if (!strcmp(op, ">"))
-		pass = observed > limit;
-	else
-		pass = observed == limit;
-	if (!pass && v->status == RTP_PASS)
-		v->status = RTP_FAIL;
-	if (v->ncriteria >= RTP_MAX_CRITERIA)
-		return;
-	c = &v->criteria[v->ncriteria++];
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	snprintf(c->op, sizeof(c->op), "%s", op);
-	snprintf(c->unit, sizeof(c->unit), "%s", unit);
-	c->limit = limit;
-	c->observed = observed;
-	c->pass = pass;
-}
 
 void rtp_format_utc(const struct timespec *ts, char *buf, size_t len)
 {
@@ -164,30 +114,6 @@ int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_
 void rtp_result_abort(struct rtp_result *r)
 {
 	rtp_afile_abort(&r->file);
-}
-
-int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start,
-		  struct rtp_result *res, const char *json)
-{
-	int ret;
-
-	ret = rtp_signals_block(sigs);
-	if (ret) {
-		rtp_error("cannot block signals: %s", strerror(-ret));
-		return RTP_EXIT_ERROR;
-	}
-	/* A closed pipe on stdout is a write error (EPIPE, exit 1), never a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-	rtp_sysinfo_read(si);
-	clock_gettime(CLOCK_REALTIME, start);
-	if (json) {
-		ret = rtp_result_open(res, json);
-		if (ret) {
-			rtp_error("--json %s: cannot create: %s", json, strerror(-ret));
-			return RTP_EXIT_ERROR;
-		}
-	}
-	return 0;
 }
 
 int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *const argv[],

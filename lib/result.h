@@ -12,42 +12,10 @@
 #include "hist.h"
 #include "json.h"
 #include "sysinfo.h"
+#include "verdict.h"
 
 #define RTP_SCHEMA	"rtproof/1"
 #define RTP_VERSION	"0.1.0"
-
-/* Exit codes shared by every program. */
-enum {
-	RTP_EXIT_PASS = 0,
-	RTP_EXIT_ERROR = 1,
-	RTP_EXIT_FAIL = 2,
-	RTP_EXIT_SKIP = 4,
-};
-
-enum rtp_status { RTP_PASS, RTP_FAIL, RTP_SKIP, RTP_ERROR };
-const char *rtp_status_name(enum rtp_status s);
-int rtp_status_exit(enum rtp_status s);
-
-#define RTP_MAX_CRITERIA 32
-struct rtp_criterion {
-	char name[64];		/* e.g. "max wakeup_latency" */
-	char op[4];		/* "<=", "==", ">=" */
-	double limit;
-	double observed;
-	char unit[16];
-	bool pass;
-};
-
-struct rtp_verdict {
-	enum rtp_status status;
-	char reason[512];
-	int ncriteria;
-	struct rtp_criterion criteria[RTP_MAX_CRITERIA];
-};
-
-/* Appends a criterion and folds its outcome into v->status. */
-void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
-		       double limit, double observed, const char *unit);
 
 /*
  * One result document, written through an rtp_afile (afile.h: replaced
@@ -68,16 +36,6 @@ void rtp_result_header(struct rtp_result *r, const char *tool, int argc, char *c
 /* The bench writes "params", "load", "metrics", "events" through r->json. */
 int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_verdict *v);
 void rtp_result_abort(struct rtp_result *r);
-
-/*
- * The start every program shares, in this order: SIGINT/SIGTERM/SIGHUP
- * blocked (before any thread exists, so all inherit the mask), the system
- * read, the wall-clock start taken, and --json opened when json is not
- * NULL, so an unwritable path fails before the run.  Returns 0, or
- * RTP_EXIT_ERROR after printing the one-line error.
- */
-int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start,
-		  struct rtp_result *res, const char *json);
 
 /*
  * Completes an opened document as a skip: the header, a "params" object

@@ -162,12 +162,20 @@ static bool have_cap_sys_nice(void)
 bool rtp_can_rt(int prio, char *why, size_t len)
 {
 	struct probe p = { .prio = prio, .err = 0 };
+	pthread_attr_t attr;
 	struct rlimit rl;
 	pthread_t t;
 	int ret;
 
-	/* A thread of its own, so the caller's scheduling is never touched. */
-	ret = pthread_create(&t, NULL, probe_thread, &p);
+	/*
+	 * A thread of its own, so the caller's scheduling is never touched, on
+	 * a small stack: glibc keeps an ended thread's stack for reuse, and a
+	 * later mlockall() would lock (and fault in) a default 8 MiB one.
+	 */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	ret = pthread_create(&t, &attr, probe_thread, &p);
+	pthread_attr_destroy(&attr);
 	if (ret) {
 		snprintf(why, len, "cannot start a probe thread: %s", strerror(ret));
 		return false;

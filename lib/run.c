@@ -3,6 +3,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "result.h"
 
 int rtp_signals_block(sigset_t *set)
 {
@@ -29,7 +33,7 @@ int rtp_signals_wait(const sigset_t *set, uint64_t timeout_ns)
 	return -errno;
 }
 
-void rtp_format_ns(uint64_t ns, char *buf, size_t len)
+const char *rtp_format_ns(uint64_t ns, char *buf, size_t len)
 {
 	if (ns >= 10000000000ull)
 		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
@@ -39,4 +43,29 @@ void rtp_format_ns(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
 	else
 		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
+int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start,
+		  struct rtp_result *res, const char *json)
+{
+	int ret;
+
+	ret = rtp_signals_block(sigs);
+	if (ret) {
+		rtp_error("cannot block signals: %s", strerror(-ret));
+		return RTP_EXIT_ERROR;
+	}
+	/* A closed pipe on stdout is a write error (EPIPE, exit 1), never a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	rtp_sysinfo_read(si);
+	clock_gettime(CLOCK_REALTIME, start);
+	if (json) {
+		ret = rtp_result_open(res, json);
+		if (ret) {
+			rtp_error("--json %s: cannot create: %s", json, strerror(-ret));
+			return RTP_EXIT_ERROR;
+		}
+	}
+	return 0;
 }

@@ -5,6 +5,7 @@
 #include <alsa/asoundlib.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "driver.h"
+#include "gate.h"
 #include "log.h"
 #include "opt.h"
 #include "result.h"
@@ -25,16 +28,12 @@
 struct audio_run {
 	struct audio_ctx c;		/* large, first */
 	struct audio_opts o;
-	struct rtp_sysinfo si;
-	struct timespec wall_start;
-	const char *stopped_by;
-	char stop_detail[64];
+	struct rtp_run *run;
 	char backend_note[512];
-	bool mlocked;
+	bool opened;
 	int first_xrun_step;		/* sweep: -1 none */
 	bool consumption_bad;
 	double consumed_s, elapsed_s;
-	struct rusage ru;
 };
 
 static const char *backend_label(const struct audio_run *r)
@@ -43,10 +42,6 @@ static const char *backend_label(const struct audio_run *r)
 	       "ALSA backend";
 }
 
-static void fmt(char *buf, size_t len, uint64_t ns)
-{
-	rtp_format_ns(ns, buf, len);
-}
 
 static uint64_t buffer_ns(const struct audio_run *r)
 {
@@ -105,11 +100,11 @@ static void print_hist(const char *name, const struct rtp_hist *h)
 		double pct = 100.0 * (double)c.n[i] / (double)h->count;
 		int bar = c.n[i] ? 1 + (int)(pct / 2.5) : 0;
 
-		fmt(lo, sizeof(lo), i ? coarse_edge[i - 1] : 0);
+		rtp_format_ns(i ? coarse_edge[i - 1] : 0, lo, sizeof(lo));
 		if (coarse_edge[i] == UINT64_MAX)
 			snprintf(hi, sizeof(hi), "up");
 		else
-			fmt(hi, sizeof(hi), coarse_edge[i]);
+			rtp_format_ns(coarse_edge[i], hi, sizeof(hi));
 		printf("  %10s .. %-10s %10llu %7.3f %% %.*s\n", lo, hi,
 		       (unsigned long long)c.n[i], pct, bar > 40 ? 40 : bar,
 		       "########################################");
@@ -126,10 +121,10 @@ static void print_row(const char *name, const struct rtp_hist *h)
 		printf("  %-17s %10s  (no samples)\n", name, "0");
 		return;
 	}
-	fmt(f[0], sizeof(f[0]), h->min);
+	rtp_format_ns(h->min, f[0], sizeof(f[0]));
 	for (i = 0; i < 4; i++)
-		fmt(f[1 + i], sizeof(f[1 + i]), rtp_hist_percentile(h, p[i]));
-	fmt(f[5], sizeof(f[5]), h->max);
+		rtp_format_ns(rtp_hist_percentile(h, p[i]), f[1 + i], sizeof(f[1 + i]));
+	rtp_format_ns(h->max, f[5], sizeof(f[5]));
 	printf("  %-17s %10llu %11s %11s %11s %11s %11s %11s\n", name,
 	       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4], f[5]);
 }
@@ -140,8 +135,8 @@ static void print_config(const struct audio_run *r)
 	const struct audio_config *g = &r->c.cfg;
 	char pt[24], bt[24];
 
-	fmt(pt, sizeof(pt), period_ns(r));
-	fmt(bt, sizeof(bt), buffer_ns(r));
+	rtp_format_ns(period_ns(r), pt, sizeof(pt));
+	rtp_format_ns(buffer_ns(r), bt, sizeof(bt));
 	printf("%s: %s, device %s (%s)\n", TOOL, backend_label(r), g->pcm_name, g->card);
 	printf("  asked:   %s, %u frames x %u periods, %u Hz, %u ch, %s, %s\n",
 	       o->capture ? "capture (xruns are overruns)" : "playback", o->period, o->periods,
@@ -162,8 +157,9 @@ static void print_config(const struct audio_run *r)
 		printf("  note: %s\n", r->backend_note);
 }
 
-static void summary(const struct audio_run *r, double secs)
+static void summary(const struct audio_run *r)
 {
+	double secs = r->run->duration_s;
 	const struct audio_ctx *c = &r->c;
 	char a[24], b[24], d[24];
 	int i;
@@ -171,15 +167,16 @@ static void summary(const struct audio_run *r, double secs)
 	printf("\n");
 	print_config(r);
 	printf("  kernel %s (preempt %s), clocksource %s%s; %.3f s, stopped by %s%s\n",
-	       r->si.kernel_release, r->si.preempt, r->si.clocksource,
-	       r->si.virtualized ? ", virtualized" : "", secs, r->stopped_by, r->stop_detail);
+	       r->run->si.kernel_release, r->run->si.preempt, r->run->si.clocksource,
+	       r->run->si.virtualized ? ", virtualized" : "", secs, r->run->stopped_by,
+	       r->run->stop_detail);
 	if (r->o.sweep || r->o.dsp_load_pct > 0) {
 		printf("  DSP: %.1f units/us calibrated (one unit: a biquad over %d samples)\n",
 		       c->dsp.units_per_ns * 1e3, AUDIO_DSP_BLOCK);
 	}
 	if (!r->o.sweep && r->o.dsp_load_pct > 0) {
-		fmt(a, sizeof(a), (uint64_t)((double)period_ns(r) * r->o.dsp_load_pct / 100.0));
-		fmt(b, sizeof(b), period_ns(r));
+		rtp_format_ns((uint64_t)((double)period_ns(r) * r->o.dsp_load_pct / 100.0), a, sizeof(a));
+		rtp_format_ns(period_ns(r), b, sizeof(b));
 		printf("  DSP load %.1f %%: %s of work per %s period\n", r->o.dsp_load_pct, a, b);
 	}
 	printf("  %-17s %10s %11s %11s %11s %11s %11s %11s\n", "", "samples", "min", "p50",
@@ -204,22 +201,33 @@ static void summary(const struct audio_run *r, double secs)
 			printf("  capture index - playback index of the impulse: %lld .. %lld frames\n",
 			       (long long)c->delay_min_frames, (long long)c->delay_max_frames);
 	}
-	fmt(a, sizeof(a), c->xrun_total_ns);
-	fmt(b, sizeof(b), c->xrun_max_ns);
-	fmt(d, sizeof(d), c->xrun_gap_total_ns);
+	rtp_format_ns(c->xrun_total_ns, a, sizeof(a));
+	rtp_format_ns(c->xrun_max_ns, b, sizeof(b));
+	rtp_format_ns(c->xrun_gap_total_ns, d, sizeof(d));
 	printf("xruns: %llu (device's total %s, longest %s; audio gaps %s), suspends: %llu\n",
 	       (unsigned long long)c->xruns, a, b, d, (unsigned long long)c->suspends);
 	if (c->xruns_unreported)
 		printf("  %llu of them not reported by the device: it still said running, but its\n"
 		       "  own timestamps put the end of the queued audio before the wake-up\n",
 		       (unsigned long long)c->xruns_unreported);
+	if (c->xruns)
+		printf("  causes: late wake-up %llu, work overran the margin %llu, device %llu\n",
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_LATE_WAKEUP],
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_WORK],
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_DEVICE]);
 	if (c->nxrun)
-		printf("  %12s %12s %12s %12s\n", "time (s)", "duration", "gap", "lateness");
+		printf("  %12s %12s %12s %12s %12s %12s  %s\n", "time (s)", "duration", "gap",
+		       "lateness", "margin", "work", "cause");
 	for (i = 0; i < c->nxrun; i++) {
-		fmt(a, sizeof(a), c->xrun[i].dur_ns);
-		fmt(b, sizeof(b), c->xrun[i].lateness_ns);
-		fmt(d, sizeof(d), c->xrun[i].gap_ns);
-		printf("  %12.6f %12s %12s %12s%s\n", (double)c->xrun[i].at_ns / 1e9, a, d, b,
+		char m[24], w[24];
+
+		rtp_format_ns(c->xrun[i].dur_ns, a, sizeof(a));
+		rtp_format_ns(c->xrun[i].lateness_ns, b, sizeof(b));
+		rtp_format_ns(c->xrun[i].gap_ns, d, sizeof(d));
+		rtp_format_ns(c->xrun[i].margin_ns, m, sizeof(m));
+		rtp_format_ns(c->xrun[i].work_ns, w, sizeof(w));
+		printf("  %12.6f %12s %12s %12s %12s %12s  %s%s\n", (double)c->xrun[i].at_ns / 1e9, a, d, b,
+		       m, w, c->xrun[i].suspend ? "device" : audio_cause_name(c->xrun[i].cause),
 		       c->xrun[i].suspend ? "  (suspend)" :
 		       c->xrun[i].unreported ? "  (not reported by the device)" :
 		       c->xrun[i].merged ? "  (reported late by the device)" : "");
@@ -227,17 +235,19 @@ static void summary(const struct audio_run *r, double secs)
 	if (c->nxrun)
 		printf("  (duration: the device's, status minus trigger time, as aplay and jackd\n"
 		       "   report it; gap: from the end of the queued audio until the stream played\n"
-		       "   again, by this program's count)\n");
+		       "   again, by this program's count; lateness and margin: the wake-up's;\n"
+		       "   work: from the wake-up to the write that failed, 0 when the wake-up\n"
+		       "   found the xrun)\n");
 	if ((uint64_t)c->nxrun < c->xruns + c->suspends)
 		printf("  (the first %d kept)\n", c->nxrun);
 	if (r->o.stall_ns) {
 		int n = __atomic_load_n(&c->nstalls, __ATOMIC_ACQUIRE);
 
-		fmt(a, sizeof(a), r->o.stall_ns);
+		rtp_format_ns(r->o.stall_ns, a, sizeof(a));
 		printf("planted stalls: %d of %s (SCHED_FIFO 99 on CPU %d)%s\n", n, a, c->audio_cpu,
 		       c->stall_err ? ": the stall thread could not be set up" : "");
 		for (i = 0; i < n; i++) {
-			fmt(d, sizeof(d), c->stall_len[i]);
+			rtp_format_ns(c->stall_len[i], d, sizeof(d));
 			printf("  %12.6f %12s\n", (double)c->stall_at[i] / 1e9, d);
 		}
 	}
@@ -247,9 +257,9 @@ static void summary(const struct audio_run *r, double secs)
 		for (i = 0; i < c->nsteps && i <= __atomic_load_n(&c->step, __ATOMIC_ACQUIRE); i++) {
 			const struct audio_step *s = &c->steps[i];
 
-			fmt(a, sizeof(a), s->max_lateness_ns);
-			fmt(b, sizeof(b), s->min_margin_ns == UINT64_MAX ? 0 : s->min_margin_ns);
-			fmt(d, sizeof(d), s->max_work_ns);
+			rtp_format_ns(s->max_lateness_ns, a, sizeof(a));
+			rtp_format_ns(s->min_margin_ns == UINT64_MAX ? 0 : s->min_margin_ns, b, sizeof(b));
+			rtp_format_ns(s->max_work_ns, d, sizeof(d));
 			printf("       %6.1f %% %8llu %10llu %12s %12s %12s\n", s->load_pct,
 			       (unsigned long long)s->xruns, (unsigned long long)s->wakeups, a,
 			       s->min_margin_ns == UINT64_MAX ? "-" : b, d);
@@ -269,16 +279,13 @@ static void json_metric(struct rtp_json *j, const char *name, const struct rtp_h
 	rtp_json_end_object(j);
 }
 
-static void write_json(struct audio_run *r, struct rtp_result *res, int argc, char **argv)
+static void json_params(struct rtp_run *run, struct rtp_json *j)
 {
-	struct rtp_json *j = &res->json;
+	const struct audio_run *r = run->b;
 	const struct audio_opts *o = &r->o;
 	const struct audio_ctx *c = &r->c;
 	const struct audio_config *g = &c->cfg;
-	int i, n;
 
-	rtp_result_header(res, TOOL, argc, argv, &r->si, &r->wall_start);
-	rtp_json_begin_object(j, "params");
 	rtp_json_string(j, "backend", c->ops->name);
 	if (r->backend_note[0])
 		rtp_json_string(j, "backend_note", r->backend_note);
@@ -313,8 +320,8 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 		rtp_json_int(j, "cpu", c->audio_cpu);
 	else
 		rtp_json_null(j, "cpu");
-	if (o->duration_ns)
-		rtp_json_double(j, "duration_s", (double)o->duration_ns / 1e9);
+	if (o->co.duration_ns)
+		rtp_json_double(j, "duration_s", (double)o->co.duration_ns / 1e9);
 	else
 		rtp_json_null(j, "duration_s");
 	rtp_json_double(j, "dsp_load_pct", o->dsp_load_pct);
@@ -331,34 +338,43 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 		rtp_json_uint(j, "plant_stall_every_ns", o->stall_every_ns);
 	}
 	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
-	rtp_json_bool(j, "mlockall", r->mlocked);
-	rtp_json_end_object(j);
+	rtp_json_bool(j, "mlockall", run->mlocked);
+}
 
-	rtp_json_begin_object(j, "load");
-	rtp_json_string(j, "name", o->load);
-	rtp_json_end_object(j);
+static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+{
+	const struct audio_run *r = run->b;
+	const struct audio_ctx *c = &r->c;
 
-	rtp_json_begin_array(j, "metrics");
 	json_metric(j, "wakeup_lateness", &c->lateness);
 	json_metric(j, "buffer_margin", &c->margin);
 	json_metric(j, "work_time", &c->work);
-	if (o->duplex)
+	if (r->o.duplex)
 		json_metric(j, "roundtrip_latency", &c->roundtrip);
-	rtp_json_end_array(j);
+}
 
-	rtp_json_begin_object(j, "events");
+static void json_events(struct rtp_run *run, struct rtp_json *j)
+{
+	const struct audio_run *r = run->b;
+	const struct audio_opts *o = &r->o;
+	const struct audio_ctx *c = &r->c;
+	int i, n;
+
 	rtp_json_uint(j, "xruns", c->xruns);
 	rtp_json_uint(j, "xrun_total_ns", c->xrun_total_ns);
 	rtp_json_uint(j, "xrun_max_ns", c->xrun_max_ns);
 	rtp_json_uint(j, "xrun_gap_total_ns", c->xrun_gap_total_ns);
 	rtp_json_uint(j, "xruns_unreported", c->xruns_unreported);
+	rtp_json_begin_object(j, "xrun_causes");
+	for (i = 0; i < AUDIO_CAUSE_N; i++)
+		rtp_json_uint(j, audio_cause_name((enum audio_xrun_cause)i), c->xrun_causes[i]);
+	rtp_json_end_object(j);
 	rtp_json_uint(j, "suspends", c->suspends);
 	rtp_json_uint(j, "wakeups", c->wakeups);
 	rtp_json_uint(j, "periods_written", c->periods);
 	rtp_json_uint(j, "spurious_wakeups", c->spurious);
 	rtp_json_uint(j, "early_wakeups", c->early);
 	rtp_json_double(j, "audio_written_s", r->consumed_s);
-	rtp_json_string(j, "stopped_by", r->stopped_by);
 	rtp_json_begin_array(j, "xrun_list");
 	for (i = 0; i < c->nxrun; i++) {
 		rtp_json_begin_object(j, NULL);
@@ -369,6 +385,10 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 		rtp_json_uint(j, "duration_ns", c->xrun[i].dur_ns);
 		rtp_json_uint(j, "gap_ns", c->xrun[i].gap_ns);
 		rtp_json_uint(j, "lateness_ns", c->xrun[i].lateness_ns);
+		rtp_json_uint(j, "margin_ns", c->xrun[i].margin_ns);
+		rtp_json_uint(j, "work_ns", c->xrun[i].work_ns);
+		rtp_json_string(j, "cause", c->xrun[i].suspend ? "device" :
+				audio_cause_name(c->xrun[i].cause));
 		rtp_json_end_object(j);
 	}
 	rtp_json_end_array(j);
@@ -437,25 +457,18 @@ static void write_json(struct audio_run *r, struct rtp_result *res, int argc, ch
 		rtp_json_end_array(j);
 		rtp_json_end_object(j);
 	}
-	rtp_json_end_object(j);
-
-	rtp_json_begin_object(j, "resources");
-	rtp_json_double(j, "cpu_user_s", (double)r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6);
-	rtp_json_double(j, "cpu_sys_s", (double)r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6);
-	rtp_json_int(j, "max_rss_kib", r->ru.ru_maxrss);
-	rtp_json_end_object(j);
 }
 
 /* ---- verdict ------------------------------------------------------------ */
 
-static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
+static void decide(struct rtp_run *run, struct rtp_verdict *v)
 {
+	const struct audio_run *r = run->b;
 	const struct audio_ctx *c = &r->c;
+	double secs = run->duration_s;
 	char head[256], worst[24], margin[24];
 	const char *label = c->ops == &audio_timer_ops ? " [timer backend: virtual device]" : "";
 
-	memset(v, 0, sizeof(*v));
-	v->status = RTP_PASS;
 	if (c->err) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason), "the audio thread could not %s: %s",
@@ -465,7 +478,7 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 	if (!c->lateness.count) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason), "no period was written (stopped by %s)",
-			 r->stopped_by);
+			 run->stopped_by);
 		return;
 	}
 	if (r->consumption_bad) {
@@ -484,8 +497,8 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 		return;
 	}
 	audio_headline(head, sizeof(head), c->xruns, secs, &c->cfg);
-	fmt(worst, sizeof(worst), c->lateness.max);
-	fmt(margin, sizeof(margin), c->margin.min);
+	rtp_format_ns(c->lateness.max, worst, sizeof(worst));
+	rtp_format_ns(c->margin.min, margin, sizeof(margin));
 	if (r->o.sweep) {
 		const struct audio_step *s = r->first_xrun_step >= 0 ? &c->steps[r->first_xrun_step] : NULL;
 		double clean = r->first_xrun_step > 0 ? c->steps[r->first_xrun_step - 1].load_pct :
@@ -507,12 +520,31 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 	}
 	rtp_verdict_check(v, "xruns", "==", 0, (double)c->xruns, "count");
 	rtp_verdict_check(v, "suspends", "==", 0, (double)c->suspends, "count");
-	snprintf(v->reason, sizeof(v->reason), "%s%s; worst wake-up %s; smallest margin %s%s", head,
-		 label, worst, margin, c->suspends ? "; the stream was suspended" : "");
+	snprintf(v->reason, sizeof(v->reason), "%s%s", head, label);
+	if (c->xruns) {
+		static const char *const what[AUDIO_CAUSE_N] = {
+			[AUDIO_CAUSE_LATE_WAKEUP] = "late wake-up",
+			[AUDIO_CAUSE_WORK] = "work overran the margin",
+			[AUDIO_CAUSE_DEVICE] = "device",
+		};
+		const char *sep = "; xrun causes: ";
+		int k;
+
+		for (k = 0; k < AUDIO_CAUSE_N; k++) {
+			if (!c->xrun_causes[k])
+				continue;
+			snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
+				 "%s%s %llu", sep, what[k], (unsigned long long)c->xrun_causes[k]);
+			sep = ", ";
+		}
+	}
+	snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
+		 "; worst wake-up %s; smallest margin %s%s", worst, margin,
+		 c->suspends ? "; the stream was suspended" : "");
 	if (r->o.duplex && c->impulses_found) {
 		char rt[24];
 
-		fmt(rt, sizeof(rt), c->roundtrip.max);
+		rtp_format_ns(c->roundtrip.max, rt, sizeof(rt));
 		snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
 			 "; round trip up to %s", rt);
 	} else if (r->o.duplex) {
@@ -522,22 +554,13 @@ static void decide(struct audio_run *r, struct rtp_verdict *v, double secs)
 	}
 }
 
-static void skip_params(struct rtp_json *j, const void *arg)
+static void skip_params(struct rtp_run *run, struct rtp_json *j)
 {
-	const struct audio_run *r = arg;
+	const struct audio_run *r = run->b;
 
 	rtp_json_string(j, "backend", r->o.backend == AUDIO_BACKEND_TIMER ? "timer" :
 			r->o.backend == AUDIO_BACKEND_ALSA ? "alsa" : "auto");
 	rtp_json_string(j, "device", r->o.device);
-}
-
-static int skip(struct audio_run *r, struct rtp_result *res, bool have_json, int argc,
-		char **argv, const char *why)
-{
-	rtp_error("cannot measure here: %s", why);
-	if (!have_json)
-		return RTP_EXIT_SKIP;
-	return rtp_result_skip(res, TOOL, argc, argv, &r->si, &r->wall_start, why, skip_params, r);
 }
 
 static void alsa_quiet(const char *file, int line, const char *function, int err,
@@ -600,65 +623,45 @@ static void progress(const struct audio_run *r, uint64_t now)
 	fflush(stdout);
 }
 
-int audio_main(int argc, char **argv)
+static int rt_prio(struct rtp_run *run)
 {
-	struct rtp_result res;
-	struct audio_run *r;
-	struct audio_ctx *c;
-	struct rtp_verdict v;
-	bool have_json = false, opened = false;
-	char why[512];
-	sigset_t sigs;
-	uint64_t deadline = 0, step_deadline = 0, next_progress, now;
-	int ret, i, code = RTP_EXIT_ERROR, setup_err, stall_err;
-	size_t fb;
+	const struct audio_run *r = run->b;
 
-	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
-	if (!r) {
-		rtp_error("out of memory");
+	return r->o.stall_ns ? 99 : r->o.priority;
+}
+
+static int setup(struct rtp_run *run, char *why, size_t len)
+{
+	struct audio_run *r = run->b;
+	struct audio_ctx *c = &r->c;
+	char msg[600];
+	size_t fb;
+	int ret, i;
+
+	r->run = run;
+	r->first_xrun_step = -1;
+	c->o = &r->o;
+	c->run = run;
+	ret = open_backend(r, msg, sizeof(msg));
+	if (ret == RTP_EXIT_SKIP) {
+		snprintf(why, len, "no sound card: %s", msg);
+		return RTP_EXIT_SKIP;
+	}
+	if (ret) {
+		rtp_error("%s", msg);
 		return RTP_EXIT_ERROR;
 	}
-	memset(r, 0, sizeof(*r));
-	c = &r->c;
-	r->first_xrun_step = -1;
-	ret = audio_parse(&r->o, argc, argv);
-	if (ret) {
-		code = ret == AUDIO_HELP_SHOWN ? RTP_EXIT_PASS : ret;
-		goto out_free;
-	}
-	c->o = &r->o;
-	if (rtp_run_begin(&sigs, &r->si, &r->wall_start, &res, r->o.json))
-		goto out_free;
-	have_json = r->o.json != NULL;
-	if (!rtp_can_rt(r->o.stall_ns ? 99 : r->o.priority, why, sizeof(why))) {
-		code = skip(r, &res, have_json, argc, argv, why);
-		have_json = false;
-		goto out_free;
-	}
-	ret = open_backend(r, why, sizeof(why));
-	if (ret == RTP_EXIT_SKIP) {
-		char msg[600];
-
-		snprintf(msg, sizeof(msg), "no sound card: %s", why);
-		code = skip(r, &res, have_json, argc, argv, msg);
-		have_json = false;
-		goto out_free;
-	}
-	if (ret) {
-		rtp_error("%s", why);
-		goto out_outputs;
-	}
-	opened = true;
+	r->opened = true;
 	if (c->cfg.period == 0 || c->cfg.buffer < 2 * (uint64_t)c->cfg.period) {
 		rtp_error("device granted %u frames x %u periods: need at least two periods",
 			  c->cfg.period, c->cfg.periods);
-		goto out_outputs;
+		return RTP_EXIT_ERROR;
 	}
 	fb = (size_t)snd_pcm_format_physical_width((snd_pcm_format_t)c->cfg.format) / 8 * c->cfg.channels;
 	c->silence = calloc(c->cfg.period, fb ? fb : 1);
 	if (!c->silence) {
 		rtp_error("out of memory");
-		goto out_outputs;
+		return RTP_EXIT_ERROR;
 	}
 	snd_pcm_format_set_silence((snd_pcm_format_t)c->cfg.format, c->silence,
 				   c->cfg.period * c->cfg.channels);
@@ -679,37 +682,84 @@ int audio_main(int argc, char **argv)
 	}
 	for (i = 0; i < AUDIO_MAX_STEPS; i++)
 		c->steps[i].min_margin_ns = UINT64_MAX;
-	if (r->o.mlock) {
-		ret = rtp_mlock_all(256 * 1024);
-		if (ret)
-			rtp_warn("mlockall: %s; page faults may add latency", strerror(-ret));
-		r->mlocked = !ret;
-	}
+	return 0;
+}
 
-	pthread_barrier_init(&c->ready, NULL, 2);
-	ret = pthread_create(&c->th, NULL, audio_thread_main, c);
-	if (ret) {
-		rtp_error("cannot start the audio thread: %s", strerror(ret));
-		goto out_barrier;
+struct watch_state {
+	struct audio_run *r;
+	uint64_t step_deadline;
+	uint64_t next_progress;
+};
+
+static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
+{
+	struct watch_state *ws = arg;
+	struct audio_run *r = ws->r;
+	struct audio_ctx *c = &r->c;
+	int k;
+
+	(void)run;
+	if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE))
+		return "error";
+	if (r->o.sweep) {
+		k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE);
+		if (RTP_LD(&c->steps[k].xruns)) {
+			r->first_xrun_step = k;
+			if (!r->o.co.quiet)
+				printf("  sweep: first xrun at %.1f %% DSP load\n", c->steps[k].load_pct);
+			return "sweep (first xrun)";
+		}
+		if (now >= ws->step_deadline) {
+			if (!r->o.co.quiet)
+				printf("  sweep: %.1f %% DSP load: no xrun in %.1f s\n",
+				       c->steps[k].load_pct, (double)r->o.step_ns / 1e9);
+			if (k + 1 >= c->nsteps)
+				return "sweep (all steps clean)";
+			set_step(r, k + 1, now);
+			ws->step_deadline += r->o.step_ns;
+		}
+		*next = ws->step_deadline;
 	}
-	stall_err = 0;
+	if (!r->o.co.quiet && !r->o.sweep && isatty(STDOUT_FILENO)) {
+		if (now >= ws->next_progress) {
+			progress(r, now);
+			ws->next_progress += 1000000000ull;
+		}
+		if (ws->next_progress < *next)
+			*next = ws->next_progress;
+	}
+	return NULL;
+}
+
+static int run_audio(struct rtp_run *run)
+{
+	struct audio_run *r = run->b;
+	struct audio_ctx *c = &r->c;
+	struct watch_state ws = { .r = r };
+	struct rtp_watch w = { .check = watch, .arg = &ws, .tick_ns = TICK_NS };
+	int ret, i, setup_err = 0;
+
+	rtp_gate_init(&c->gate);
+	ret = rtp_gate_create(&c->gate, &c->th, NULL, audio_thread_main, c);
+	if (ret) {
+		rtp_gate_create_error(NULL, "the audio thread", ret);
+		rtp_gate_destroy(&c->gate);
+		return RTP_EXIT_ERROR;
+	}
 	if (r->o.stall_ns) {
-		/* Not a barrier party: it waits for c->go, so a failure here cannot hang. */
+		/* Not through the gate: it waits for c->go, so a failure here cannot hang. */
 		ret = pthread_create(&c->stall_th, NULL, audio_stall_main, c);
 		if (ret) {
-			rtp_error("--plant-stall: cannot start the stall thread: %s", strerror(ret));
-			stall_err = -ret;
+			rtp_gate_create_error(NULL, "the stall thread (--plant-stall)", -ret);
+			setup_err = -ret;
 		} else {
 			c->stall_started = true;
 		}
 	}
-	pthread_barrier_wait(&c->ready);
-	/* Read once: after the go barrier c->err is the audio thread's again. */
-	setup_err = c->err;
-	if (setup_err)
+	if (rtp_gate_ready(&c->gate)) {
 		rtp_error("cannot %s: %s", c->err_what, strerror(-c->err));
-	if (!setup_err)
-		setup_err = stall_err;
+		setup_err = c->err;
+	}
 	if (setup_err)
 		__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	/* The load per step, now that the DSP speed is known. */
@@ -725,13 +775,13 @@ int audio_main(int argc, char **argv)
 		c->steps[i].units = audio_dsp_units(&c->dsp, c->steps[i].load_pct, period_ns(r));
 	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	set_step(r, 0, c->start_ns);
-	if (!r->o.quiet && !setup_err) {
+	if (!r->o.co.quiet && !setup_err) {
 		char run_for[48];
 
 		if (r->o.sweep)
 			snprintf(run_for, sizeof(run_for), "a DSP load sweep");
-		else if (r->o.duration_ns)
-			snprintf(run_for, sizeof(run_for), "for %.1f s", (double)r->o.duration_ns / 1e9);
+		else if (r->o.co.duration_ns)
+			snprintf(run_for, sizeof(run_for), "for %.1f s", (double)r->o.co.duration_ns / 1e9);
 		else
 			snprintf(run_for, sizeof(run_for), "until SIGINT/SIGTERM");
 		printf("%s: %s, %u frames x %u periods, %u Hz; running %s\n", TOOL, backend_label(r),
@@ -744,76 +794,26 @@ int audio_main(int argc, char **argv)
 			       c->steps[c->nsteps - 1].load_pct);
 		fflush(stdout);
 	}
-	pthread_barrier_wait(&c->ready);	/* go */
+	rtp_gate_open(&c->gate, !setup_err);	/* go, or leave */
 	__atomic_store_n(&c->go, 1, __ATOMIC_RELEASE);
 	if (setup_err) {
 		pthread_join(c->th, NULL);
 		if (c->stall_started)
 			pthread_join(c->stall_th, NULL);
-		goto out_barrier;
+		rtp_gate_destroy(&c->gate);
+		return RTP_EXIT_ERROR;
 	}
-	if (r->o.duration_ns)
-		deadline = c->start_ns + r->o.duration_ns;
-	if (r->o.sweep)
-		step_deadline = c->start_ns + r->o.step_ns;
-	next_progress = c->start_ns + 1000000000ull;
-
-	r->stopped_by = "signal";
-	for (;;) {
-		uint64_t wait = TICK_NS;
-		int k;
-
-		now = rtp_now_ns(CLOCK_MONOTONIC);
-		if (deadline && now >= deadline) {
-			r->stopped_by = "duration";
-			break;
-		}
-		if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE)) {
-			r->stopped_by = "error";
-			break;
-		}
-		if (r->o.sweep) {
-			k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE);
-			if (RTP_LD(&c->steps[k].xruns)) {
-				r->first_xrun_step = k;
-				r->stopped_by = "sweep (first xrun)";
-				if (!r->o.quiet)
-					printf("  sweep: first xrun at %.1f %% DSP load\n", c->steps[k].load_pct);
-				break;
-			}
-			if (now >= step_deadline) {
-				if (!r->o.quiet)
-					printf("  sweep: %.1f %% DSP load: no xrun in %.1f s\n",
-					       c->steps[k].load_pct, (double)r->o.step_ns / 1e9);
-				if (k + 1 >= c->nsteps) {
-					r->stopped_by = "sweep (all steps clean)";
-					break;
-				}
-				set_step(r, k + 1, now);
-				step_deadline += r->o.step_ns;
-			}
-			if (step_deadline - now < wait)
-				wait = step_deadline > now ? step_deadline - now : 0;
-		}
-		if (!r->o.quiet && !r->o.sweep && now >= next_progress && isatty(STDOUT_FILENO)) {
-			progress(r, now);
-			next_progress += 1000000000ull;
-		}
-		if (deadline && deadline - now < wait)
-			wait = deadline - now;
-		ret = rtp_signals_wait(&sigs, wait ? wait : 1);
-		if (ret > 0) {
-			r->stopped_by = "signal";
-			snprintf(r->stop_detail, sizeof(r->stop_detail), " (%s)", sigabbrev_np(ret));
-			break;
-		}
-	}
+	if (r->o.co.duration_ns)
+		w.deadline_ns = c->start_ns + r->o.co.duration_ns;
+	ws.step_deadline = c->start_ns + r->o.step_ns;
+	ws.next_progress = c->start_ns + 1000000000ull;
+	rtp_run_supervise(run, &w);
 	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(c->th, NULL);
 	if (c->stall_started)
 		pthread_join(c->stall_th, NULL);
-	getrusage(RUSAGE_SELF, &r->ru);
-	if (c->err && r->stopped_by && !strcmp(r->stopped_by, "error"))
+	rtp_gate_destroy(&c->gate);
+	if (c->err && !strcmp(run->stopped_by, "error"))
 		rtp_error("the audio thread could not %s: %s", c->err_what, snd_strerror(c->err));
 
 	/* A device that swallows audio faster than real time measures nothing. */
@@ -827,34 +827,54 @@ int audio_main(int argc, char **argv)
 		r->elapsed_s = elapsed;
 		r->consumption_bad = r->consumed_s > 1.5 * allowed + 0.01;
 	}
-	{
-		double secs = (double)(c->end_ns - c->start_ns) / 1e9;
+	run->duration_s = (double)(c->end_ns - c->start_ns) / 1e9;
+	return 0;
+}
 
-		decide(r, &v, secs);
-		summary(r, secs);
-		printf("verdict: %s: %s\n", rtp_status_name(v.status), v.reason);
-		if (have_json) {
-			write_json(r, &res, argc, argv);
-			have_json = false;
-			ret = rtp_result_commit(&res, secs, &v);
-			if (ret) {
-				rtp_error("--json %s: cannot write: %s", r->o.json, strerror(-ret));
-				v.status = RTP_ERROR;
-			}
-		}
-	}
-	fflush(stdout);
-	code = rtp_status_exit(v.status);
+static void print_summary(struct rtp_run *run, const struct rtp_verdict *v)
+{
+	(void)v;
+	summary(run->b);
+}
 
-out_barrier:
-	pthread_barrier_destroy(&c->ready);
-out_outputs:
-	if (have_json)
-		rtp_result_abort(&res);
-	if (opened)
-		c->ops->close(c);
-	free(c->silence);
-out_free:
-	free(r);
-	return code;
+static void teardown(struct rtp_run *run)
+{
+	struct audio_run *r = run->b;
+
+	if (r->opened)
+		r->c.ops->close(&r->c);
+	r->opened = false;
+	free(r->c.silence);
+	r->c.silence = NULL;
+}
+
+const struct rtp_bench_ops audio_ops = {
+	.tool = TOOL,
+	.synopsis = audio_synopsis,
+	.help = audio_help,
+	.epilog = audio_epilog,
+	.duration_help = "until SIGINT/SIGTERM; with --sweep, its steps",
+	.shortopts = audio_shortopts,
+	.longopts = audio_longopts,
+	.state_size = sizeof(struct audio_run),
+	.opts_offset = offsetof(struct audio_run, o),
+	.co_offset = offsetof(struct audio_opts, co),
+	.defaults = audio_defaults,
+	.option = audio_option,
+	.check = audio_check,
+	.rt_prio = rt_prio,
+	.setup = setup,
+	.run = run_audio,
+	.decide = decide,
+	.summary = print_summary,
+	.teardown = teardown,
+	.params = json_params,
+	.skip_params = skip_params,
+	.metrics = json_metrics,
+	.events = json_events,
+};
+
+int audio_main(int argc, char **argv)
+{
+	return rtp_run_tool(&audio_ops, argc, argv);
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "driver.h"
+#include "gate.h"
 #include "hist.h"
 
 /*
@@ -21,6 +23,7 @@ enum audio_backend_kind { AUDIO_BACKEND_AUTO, AUDIO_BACKEND_ALSA, AUDIO_BACKEND_
 enum audio_access { AUDIO_ACCESS_MMAP, AUDIO_ACCESS_RW };
 
 struct audio_opts {
+	struct rtp_common co;		/* -D, -q, --json, --load, --no-mlockall */
 	const char *device;		/* ALSA PCM name */
 	bool device_given;
 	enum audio_backend_kind backend;
@@ -35,7 +38,6 @@ struct audio_opts {
 	unsigned periods;
 	int priority;			/* SCHED_FIFO */
 	int cpu;			/* -1: not pinned */
-	uint64_t duration_ns;		/* 0: until a signal */
 	double dsp_load_pct;		/* share of each period burnt */
 	bool sweep;
 	double sweep_step_pct;
@@ -44,14 +46,15 @@ struct audio_opts {
 	double sweep_require_pct;	/* 0: figures only */
 	uint64_t stall_ns;		/* --plant-stall: 0 off */
 	uint64_t stall_every_ns;
-	const char *json;
-	const char *load;
-	bool quiet;
-	bool mlock;
 };
 
-#define AUDIO_HELP_SHOWN 5
-void audio_defaults(struct audio_opts *o);
+#define AUDIO_HELP_SHOWN RTP_HELP_SHOWN
+void audio_defaults(void *o);
+int audio_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
+int audio_check(void *o);
+extern const struct option audio_longopts[];
+extern const char audio_shortopts[], audio_synopsis[], audio_help[], audio_epilog[];
+extern const struct rtp_bench_ops audio_ops;
 /* 0, AUDIO_HELP_SHOWN, or an exit code after printing the error. */
 int audio_parse(struct audio_opts *o, int argc, char **argv);
 
@@ -157,12 +160,51 @@ uint64_t audio_dsp_units(const struct audio_dsp *d, double pct, uint64_t period_
 #define AUDIO_MAX_STEPS 101
 #define AUDIO_MAX_STALLS 256
 
+/*
+ * Why an xrun happened, from what the audio thread saw:
+ * - late wake-up: the wake-up came too late for the buffer: its lateness
+ *   exceeded what the buffer holds beyond the period being refilled (the
+ *   queued audio had run out, or ran out, before it ran);
+ * - work overran the margin: the wake-up was in time, but the work (DSP and
+ *   writes) took longer than the queued audio left at the wake-up, or the
+ *   previous wake-up's work was still running when the audio ran out;
+ * - device: neither: the device stopped while, by its own timestamps,
+ *   audio was still queued (a suspend is also the device's).
+ */
+enum audio_xrun_cause {
+	AUDIO_CAUSE_LATE_WAKEUP,
+	AUDIO_CAUSE_WORK,
+	AUDIO_CAUSE_DEVICE,
+	AUDIO_CAUSE_N
+};
+/* "late-wakeup", "work-overran-margin", "device" */
+const char *audio_cause_name(enum audio_xrun_cause cause);
+
+/* What the audio thread knew when it found an xrun. */
+struct audio_xrun_facts {
+	bool by_write;			/* a write after an ordinary wake-up failed */
+	uint64_t lateness_ns;		/* the wake-up's, from the moment its period was free */
+	uint64_t slack_ns;		/* buffer - period: the lateness the buffer absorbs */
+	/* by_write */
+	uint64_t margin_ns;		/* queued audio left at the wake-up */
+	uint64_t work_ns;		/* from the wake-up to the failed write */
+	/* found by the wake-up (the device's report, or this program's count) */
+	uint64_t stop_ns;		/* when the queued audio ran out (the stream stopped) */
+	uint64_t busy_until_ns;		/* when the previous wake-up's work ended */
+	uint64_t expected_dry_ns;	/* when, by this program's count, it would run out */
+	uint64_t tolerance_ns;		/* how early the device may stop by that count */
+};
+enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f);
+
 struct audio_xrun {
 	uint64_t at_ns;			/* since the run's start */
 	uint64_t dur_ns;		/* the device's: status minus trigger time */
 	uint64_t gap_ns;		/* ours: from the end of the queued audio to the restart */
 	uint64_t dry_abs_ns;		/* CLOCK_MONOTONIC end of the queued audio */
-	uint64_t lateness_ns;
+	uint64_t lateness_ns;		/* the wake-up's (one per wake-up, as in the histogram) */
+	uint64_t margin_ns;		/* queued audio left at that wake-up (0: none) */
+	uint64_t work_ns;		/* its work up to the failed write (0: found at the wake-up) */
+	enum audio_xrun_cause cause;
 	bool suspend;
 	bool unreported;		/* the device did not report it */
 	bool merged;			/* seen by us first, reported by the device later */
@@ -194,7 +236,8 @@ struct audio_ctx {
 	void *silence;			/* one period: played, or captured into */
 
 	pthread_t th;
-	pthread_barrier_t ready;
+	struct rtp_gate gate;		/* set up and calibrated, then the load set, then go */
+	struct rtp_run *run;		/* woken when the audio thread ends */
 	int stop;			/* atomic: set by main */
 	bool done;			/* atomic: set by the audio thread */
 	int err;			/* -errno from the audio thread */
@@ -224,6 +267,8 @@ struct audio_ctx {
 	uint64_t merge_window_ns;
 	int unreported_idx;		/* its place in xrun[], -1 if not kept */
 	uint64_t xrun_gap_total_ns;
+	uint64_t xrun_causes[AUDIO_CAUSE_N];	/* xruns by cause (suspends apart) */
+	uint64_t busy_until_ns;		/* end of the last wake-up's work */
 	int nxrun;
 	struct audio_xrun xrun[AUDIO_MAX_XRUNS];
 

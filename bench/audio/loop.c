@@ -35,31 +35,99 @@ static int start(struct audio_ctx *c)
 	return ret;
 }
 
+const char *audio_cause_name(enum audio_xrun_cause cause)
+{
+	switch (cause) {
+	case AUDIO_CAUSE_LATE_WAKEUP:
+		return "late-wakeup";
+	case AUDIO_CAUSE_WORK:
+		return "work-overran-margin";
+	default:
+		return "device";
+	}
+}
+
+enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f)
+{
+	if (f->by_write) {
+		/* The wake-up itself was past what the buffer absorbs. */
+		if (f->lateness_ns >= f->slack_ns)
+			return AUDIO_CAUSE_LATE_WAKEUP;
+		/* In time, but the work outlasted the audio still queued. */
+		if (f->work_ns >= f->margin_ns)
+			return AUDIO_CAUSE_WORK;
+		return AUDIO_CAUSE_DEVICE;
+	}
+	/* Found by the wake-up: was the thread still working when the audio ran out? */
+	if (f->busy_until_ns >= f->stop_ns)
+		return AUDIO_CAUSE_WORK;
+	/* The device stopped well before its own timestamps said it would. */
+	if (f->stop_ns + f->tolerance_ns < f->expected_dry_ns)
+		return AUDIO_CAUSE_DEVICE;
+	return AUDIO_CAUSE_LATE_WAKEUP;
+}
+
+/* Who found the xrun: the wake-up (the device's report or this program's count), or a write. */
+enum found { FOUND_WAIT, FOUND_COUNT, FOUND_WRITE };
+
 /*
- * Counts an xrun or a suspend and keeps it in the list.  unreported: the
- * device still says it is running, but by its own earlier timestamps the
- * queued audio ran out before this wake-up (a stall longer than the buffer
- * can wrap the hardware pointer unseen, and ALSA then plays stale audio).
+ * Counts an xrun or a suspend and keeps it in the list.  FOUND_COUNT
+ * (unreported): the device still says it is running, but by its own
+ * earlier timestamps the queued audio ran out before this wake-up (a stall
+ * longer than the buffer can wrap the hardware pointer unseen, and ALSA
+ * then plays stale audio).
+ *
+ * One lateness and one margin per wake-up: a wake-up that finds the xrun
+ * records its own (with no margin left) here; an xrun found by a write has
+ * had its wake-up's recorded already (wake gives them, with the work time
+ * up to the failed write, for the xrun's cause).
  */
-static int count(struct audio_ctx *c, const struct audio_wake *w, bool unreported)
+static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how,
+		 const struct audio_xrun_facts *wake, uint64_t *lat_out)
 {
 	int idx = -1;
 
 	struct audio_step *s = &c->steps[__atomic_load_n(&c->step, __ATOMIC_RELAXED)];
 	uint64_t held = audio_frames_ns(c->cfg.buffer - c->cfg.period, c->cfg.rate);
-	uint64_t due = unreported ? UINT64_MAX : w->t_avail_ns, gap, lat;
-	bool suspend = w->event == AUDIO_SUSPEND;
+	bool suspend = w->event == AUDIO_SUSPEND, unreported = how == FOUND_COUNT;
+	struct audio_xrun_facts f = { 0 };
+	enum audio_xrun_cause cause;
+	uint64_t gap, lat;
 
-	/*
-	 * The period was due a buffer-less-a-period before the audio ran out.
-	 * A device may notice the xrun late (its interrupt or timer starved
-	 * too): then our own count of when the audio ran out is the earlier.
-	 */
-	if (!suspend && c->dry_ns > held && c->dry_ns - held < due)
-		due = c->dry_ns - held;
-	if (due == UINT64_MAX)
-		due = w->now_ns;
-	lat = w->now_ns > due ? w->now_ns - due : 0;
+	if (how == FOUND_WRITE) {
+		f = *wake;
+		lat = f.lateness_ns;
+	} else {
+		uint64_t due = unreported ? UINT64_MAX : w->t_avail_ns;
+
+		/*
+		 * The period was due a buffer-less-a-period before the audio ran
+		 * out.  A device may notice the xrun late (its interrupt or timer
+		 * starved too): then our own count of when the audio ran out is
+		 * the earlier.
+		 */
+		if (!suspend && c->dry_ns > held && c->dry_ns - held < due)
+			due = c->dry_ns - held;
+		if (due == UINT64_MAX)
+			due = w->now_ns;
+		lat = w->now_ns > due ? w->now_ns - due : 0;
+		if (!suspend) {
+			/* The wake-up that found the xrun: it shows in the histogram. */
+			rtp_hist_record(&c->lateness, lat);
+			rtp_hist_record(&c->margin, 0);
+			step_max(&s->max_lateness_ns, lat);
+			step_min(&s->min_margin_ns, 0);
+		}
+		f.lateness_ns = lat;
+		f.slack_ns = held;
+		f.stop_ns = unreported ? c->dry_ns : w->xrun_at_ns;
+		f.busy_until_ns = c->busy_until_ns;
+		f.expected_dry_ns = c->dry_ns;
+		f.tolerance_ns = audio_frames_ns(c->cfg.period, c->cfg.rate);
+	}
+	if (lat_out)
+		*lat_out = lat;
+	cause = suspend ? AUDIO_CAUSE_DEVICE : audio_xrun_cause(&f);
 	gap = !suspend && w->now_ns > c->dry_ns ? w->now_ns - c->dry_ns : 0;
 
 	/*
@@ -92,15 +160,11 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, bool unreporte
 		RTP_ST(&s->xruns, RTP_LD(&s->xruns) + 1);
 		if (unreported)
 			c->xruns_unreported++;
+		c->xrun_causes[cause]++;
 		c->xrun_total_ns += w->xrun_dur_ns;
 		c->xrun_gap_total_ns += gap;
 		if (w->xrun_dur_ns > c->xrun_max_ns)
 			c->xrun_max_ns = w->xrun_dur_ns;
-		/* The wake-up that found the xrun was late: it shows in the histogram. */
-		rtp_hist_record(&c->lateness, lat);
-		rtp_hist_record(&c->margin, 0);
-		step_max(&s->max_lateness_ns, lat);
-		step_min(&s->min_margin_ns, 0);
 	}
 	if (c->nxrun < AUDIO_MAX_XRUNS) {
 		struct audio_xrun *x = &c->xrun[c->nxrun++];
@@ -110,6 +174,9 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, bool unreporte
 		x->dur_ns = w->xrun_dur_ns;
 		x->gap_ns = gap;
 		x->lateness_ns = lat;
+		x->margin_ns = how == FOUND_WRITE ? f.margin_ns : 0;
+		x->work_ns = how == FOUND_WRITE ? f.work_ns : 0;
+		x->cause = cause;
 		x->suspend = suspend;
 		x->unreported = unreported;
 		x->merged = false;
@@ -122,12 +189,13 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, bool unreporte
 }
 
 /* An xrun or a suspend the device reported: count, recover, restart. */
-static int event(struct audio_ctx *c, const struct audio_wake *w, int err)
+static int event(struct audio_ctx *c, const struct audio_wake *w, int err, enum found how,
+		 const struct audio_xrun_facts *wake)
 {
 	int idx, ret;
 	uint64_t t;
 
-	idx = count(c, w, false);
+	idx = count(c, w, how, wake, NULL);
 	ret = c->ops->recover(c, err);
 	if (ret < 0)
 		return ret;
@@ -147,6 +215,7 @@ static int event(struct audio_ctx *c, const struct audio_wake *w, int err)
 static int run(struct audio_ctx *c)
 {
 	const uint64_t period = c->cfg.period;
+	const uint64_t held = audio_frames_ns(c->cfg.buffer - period, c->cfg.rate);
 	struct audio_wake w, xw;
 	uint64_t lat, margin, units, n, i, end;
 	int ret;
@@ -161,10 +230,16 @@ static int run(struct audio_ctx *c)
 	}
 	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
 		struct audio_step *s;
+		struct audio_xrun_facts wake = { .by_write = true, .slack_ns = held };
 
 		ret = c->ops->wait(c, &w);
 		if (ret == -EPIPE || ret == -ESTRPIPE) {
-			ret = event(c, &w, ret);
+			if (w.event == AUDIO_XRUN) {	/* a wake-up, late: its lateness is recorded */
+				s = &c->steps[__atomic_load_n(&c->step, __ATOMIC_RELAXED)];
+				RTP_ST(&c->wakeups, RTP_LD(&c->wakeups) + 1);
+				RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
+			}
+			ret = event(c, &w, ret, FOUND_WAIT, NULL);
 			if (ret < 0) {
 				c->err_what = "recover from an xrun";
 				return ret;
@@ -184,7 +259,8 @@ static int run(struct audio_ctx *c)
 		RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
 		if (__builtin_expect(w.now_ns > c->dry_ns + c->unreported_slack_ns, 0)) {
 			w.xrun_dur_ns = 0;	/* the device saw nothing */
-			count(c, &w, true);
+			count(c, &w, FOUND_COUNT, NULL, &wake.lateness_ns);
+			wake.margin_ns = 0;
 		} else {
 			if (w.now_ns >= w.t_avail_ns) {
 				lat = w.now_ns - w.t_avail_ns;
@@ -197,6 +273,8 @@ static int run(struct audio_ctx *c)
 			rtp_hist_record(&c->margin, margin);
 			step_max(&s->max_lateness_ns, lat);
 			step_min(&s->min_margin_ns, margin);
+			wake.lateness_ns = lat;
+			wake.margin_ns = margin;
 		}
 
 		units = __atomic_load_n(&c->dsp_units, __ATOMIC_RELAXED);
@@ -211,10 +289,12 @@ static int run(struct audio_ctx *c)
 		if (i)
 			c->dry_ns = w.t_dry_ns + audio_frames_ns(i * period, c->cfg.rate);
 		end = rtp_now_ns(CLOCK_MONOTONIC);
+		c->busy_until_ns = end;
 		rtp_hist_record(&c->work, end - w.now_ns);
 		step_max(&s->max_work_ns, end - w.now_ns);
 		if (ret == -EPIPE || ret == -ESTRPIPE) {
-			ret = event(c, &xw, ret);
+			wake.work_ns = xw.now_ns > w.now_ns ? xw.now_ns - w.now_ns : 0;
+			ret = event(c, &xw, ret, FOUND_WRITE, &wake);
 			if (ret < 0) {
 				c->err_what = "recover from an xrun";
 				return ret;
@@ -258,12 +338,12 @@ void *audio_thread_main(void *arg)
 	struct audio_ctx *c = arg;
 
 	c->err = setup(c);
-	pthread_barrier_wait(&c->ready);	/* main checks err, sets the load */
-	pthread_barrier_wait(&c->ready);	/* go */
-	if (!c->err && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+	/* Main checks err and sets the load, then opens the gate: go, or leave. */
+	if (rtp_gate_pass(&c->gate, c->err) && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
 		c->err = run(c);
 	c->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
+	rtp_run_wake(c->run);
 	return NULL;
 }
 

@@ -10,73 +10,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver.h"
 #include "log.h"
 #include "opt.h"
 #include "result.h"
 
+#define bad rtp_opt_bad
+
 enum {
-	OPT_ACCESS = 256, OPT_BACKEND, OPT_PRIORITY, OPT_DSP, OPT_SWEEP, OPT_STEPTIME,
-	OPT_SWEEPMAX, OPT_SWEEPREQ, OPT_STALL, OPT_JSON, OPT_LOAD, OPT_NOMLOCK, OPT_HELP,
-	OPT_VERSION, OPT_DUPLEX,
+	OPT_ACCESS = 256, OPT_BACKEND, OPT_DSP, OPT_SWEEP, OPT_STEPTIME, OPT_SWEEPMAX,
+	OPT_SWEEPREQ, OPT_STALL, OPT_DUPLEX, OPT_DEVICE, OPT_RATE, OPT_PERIOD,
 };
 
-static const struct option longopts[] = {
-	{ "device", required_argument, NULL, 'D' },
-	{ "rate", required_argument, NULL, 'r' },
+/* cyclictest's letters are the suite's: -D duration, -p priority, -q. */
+const struct option audio_longopts[] = {
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "channels", required_argument, NULL, 'c' },
 	{ "format", required_argument, NULL, 'f' },
-	{ "period", required_argument, NULL, 'p' },
-	{ "period-size", required_argument, NULL, 'p' },
+	{ "period", required_argument, NULL, OPT_PERIOD },
+	{ "period-size", required_argument, NULL, OPT_PERIOD },
 	{ "periods", required_argument, NULL, 'n' },
 	{ "access", required_argument, NULL, OPT_ACCESS },
 	{ "capture", no_argument, NULL, 'C' },
 	{ "duplex", required_argument, NULL, OPT_DUPLEX },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
-	{ "priority", required_argument, NULL, 'P' },
+	{ "priority", required_argument, NULL, 'p' },
 	{ "cpu", required_argument, NULL, 'a' },
-	{ "duration", required_argument, NULL, 'd' },
 	{ "dsp-load", required_argument, NULL, OPT_DSP },
 	{ "sweep", optional_argument, NULL, OPT_SWEEP },
 	{ "step-time", required_argument, NULL, OPT_STEPTIME },
 	{ "sweep-max", required_argument, NULL, OPT_SWEEPMAX },
 	{ "sweep-require", required_argument, NULL, OPT_SWEEPREQ },
 	{ "plant-stall", required_argument, NULL, OPT_STALL },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "load", required_argument, NULL, OPT_LOAD },
-	{ "no-mlockall", no_argument, NULL, OPT_NOMLOCK },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
+const char audio_shortopts[] = "c:f:n:p:a:C";
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: rtproof-audio [options]\n"
+const char audio_synopsis[] =
 "Plays periods of silence from a SCHED_FIFO thread and counts xruns (buffer\n"
 "underruns); records at each wake-up how late it woke, how much audio was\n"
-"still queued (the margin) and how long its work took.\n"
-"\n"
-"  -D, --device NAME      ALSA PCM (default: default), e.g. hw:0, plughw:Dummy\n"
+"still queued (the margin) and how long its work took.\n";
+
+const char audio_help[] =
+"      --device NAME      ALSA PCM (default: default), e.g. hw:0, plughw:Dummy\n"
 "      --backend B        alsa, timer (virtual device paced by CLOCK_MONOTONIC, no\n"
 "                         sound card needed, like jackd -d dummy) or auto (the\n"
-"                         default: ALSA, or timer when no -D was given and the\n"
-"                         default device does not open)\n"
-"  -r, --rate HZ          sample rate, 8000..384000 (default 48000)\n"
+"                         default: ALSA, or timer when no --device was given and\n"
+"                         the default device does not open)\n"
+"      --rate HZ          sample rate, 8000..384000 (default 48000)\n"
 "  -c, --channels N       1..64 (default 2)\n"
 "  -f, --format FMT       ALSA sample format: S16_LE (default), S32_LE, FLOAT_LE...\n"
-"  -p, --period FRAMES    period size in frames, 16..65536 (default 64)\n"
+"      --period FRAMES    period size in frames, 16..65536 (default 64)\n"
 "  -n, --periods N        periods in the buffer, 2..64 (default 2)\n"
 "      --access A         mmap (default) or rw (snd_pcm_writei / snd_pcm_readi)\n"
 "  -C, --capture          capture instead of playback: xruns are overruns, the\n"
 "                         margin is the time before the buffer fills up\n"
 "      --duplex CAPDEV    also capture from CAPDEV (ALSA) and time an impulse's\n"
-"                         round trip, e.g. -D hw:Loopback,0 --duplex hw:Loopback,1\n"
-"  -P, --priority N       SCHED_FIFO priority of the audio thread, 1..98 (default 80)\n"
+"                         round trip, e.g. --device hw:Loopback,0 --duplex hw:Loopback,1\n"
+"  -p, --priority N       SCHED_FIFO priority of the audio thread, 1..98 (default 80)\n"
 "  -a, --cpu N            pin the audio thread to CPU N (default: not pinned)\n"
-"  -d, -t, --duration T   run time: 500ms, 10s, 5m, 2h; bare number = seconds\n"
-"                         (default: until SIGINT/SIGTERM)\n"
 "      --dsp-load PCT     burn PCT %% of each period in calibrated CPU work (0..100)\n"
 "      --sweep[=STEP]     raise the DSP load by STEP %% (default 5) per step until\n"
 "                         the first xrun, and report that load\n"
@@ -84,20 +77,18 @@ static void usage(FILE *f)
 "      --sweep-max PCT    highest load tried (default 100)\n"
 "      --sweep-require PCT  with --sweep: fail unless PCT %% ran without xruns\n"
 "      --plant-stall D[,EVERY]  self-test: a SCHED_FIFO 99 thread on the audio\n"
-"                         thread's CPU spins for D every EVERY (default 1s)\n"
-"      --json FILE        write the result document (schema rtproof/1) to FILE\n"
-"      --load NAME        name the load running beside this run (recorded only)\n"
-"      --no-mlockall      do not lock memory\n"
-"  -q, --quiet            no progress lines\n"
-"      --help, --version\n"
-"\n"
-"Verdict: pass = no xruns (with --sweep: figures, or --sweep-require).\n"
-"Exit: 0 pass, 1 error, 2 fail (xruns), 4 skip (no RT privilege, no device).\n");
-}
+"                         thread's CPU spins for D every EVERY (default 1s)\n";
 
-void audio_defaults(struct audio_opts *o)
+const char audio_epilog[] =
+"Verdict: pass = no xruns (with --sweep: figures, or --sweep-require).\n"
+"Exit: 0 pass, 1 error, 2 fail (xruns), 4 skip (no RT privilege, no device).\n";
+
+void audio_defaults(void *oo)
 {
+	struct audio_opts *o = oo;
+
 	memset(o, 0, sizeof(*o));
+	rtp_common_defaults(&o->co);
 	o->device = "default";
 	o->backend = AUDIO_BACKEND_AUTO;
 	o->access = AUDIO_ACCESS_MMAP;
@@ -113,14 +104,6 @@ void audio_defaults(struct audio_opts *o)
 	o->sweep_max_pct = 100;
 	o->step_ns = 2000000000ull;
 	o->stall_every_ns = 1000000000ull;
-	o->load = "unspecified";
-	o->mlock = true;
-}
-
-static int bad(const char *opt, const char *val, const char *why)
-{
-	rtp_error("%s %s: %s", opt, val, why);
-	return RTP_EXIT_ERROR;
 }
 
 /* A percentage 0..100, decimals allowed, an optional trailing '%'. */
@@ -167,173 +150,132 @@ static int parse_stall(const char *s, struct audio_opts *o)
 	return 0;
 }
 
-int audio_parse(struct audio_opts *o, int argc, char **argv)
+int audio_option(void *oo, int c, const char *name, const char *arg, int argc, char **argv)
 {
-	bool duration_given = false;
+	struct audio_opts *o = oo;
 	uint64_t v;
-	int c, ret;
+	int ret;
 
-	audio_defaults(o);
-	optind = 0;	/* 0: glibc re-initialises getopt fully (stale state from an earlier parse) */
-	opterr = 0;
-	for (;;) {
-		const char *arg;
-		char name[32];
-		int li = -1;
+	(void)argc;
+	switch (c) {
+	case OPT_DEVICE:
+		if (!*arg)
+			return bad(name, "''", "empty device name");
+		o->device = arg;
+		o->device_given = true;
+		break;
+	case OPT_RATE:
+		if (rtp_parse_u64(arg, 8000, 384000, &v))
+			return bad(name, arg, "rate must be 8000..384000 Hz");
+		o->rate = (unsigned)v;
+		break;
+	case 'c':
+		if (rtp_parse_u64(arg, 1, 64, &v))
+			return bad(name, arg, "channels must be 1..64");
+		o->channels = (unsigned)v;
+		break;
+	case 'f': {
+		snd_pcm_format_t f = snd_pcm_format_value(arg);
 
-		c = getopt_long(argc, argv, ":D:r:c:f:p:n:P:a:d:t:qC", longopts, &li);
-		if (c == -1)
-			break;
-		arg = optarg;
-		rtp_opt_name(longopts, li, c, name, sizeof(name));
-		switch (c) {
-		case 'D':
-			if (!*arg)
-				return bad(name, "''", "empty device name");
-			o->device = arg;
-			o->device_given = true;
-			break;
-		case 'r':
-			if (rtp_parse_u64(arg, 8000, 384000, &v))
-				return bad(name, arg, "rate must be 8000..384000 Hz");
-			o->rate = (unsigned)v;
-			break;
-		case 'c':
-			if (rtp_parse_u64(arg, 1, 64, &v))
-				return bad(name, arg, "channels must be 1..64");
-			o->channels = (unsigned)v;
-			break;
-		case 'f': {
-			snd_pcm_format_t f = snd_pcm_format_value(arg);
-
-			if (f == SND_PCM_FORMAT_UNKNOWN || snd_pcm_format_physical_width(f) <= 0)
-				return bad(name, arg, "unknown sample format (S16_LE, S24_LE, S32_LE, FLOAT_LE...)");
-			o->format = f;
-			o->format_name = snd_pcm_format_name(f);
-			break;
-		}
-		case 'p':
-			if (rtp_parse_u64(arg, 16, 65536, &v))
-				return bad(name, arg, "period must be 16..65536 frames");
-			o->period = (unsigned)v;
-			break;
-		case 'n':
-			if (rtp_parse_u64(arg, 2, 64, &v))
-				return bad(name, arg, "periods must be 2..64");
-			o->periods = (unsigned)v;
-			break;
-		case OPT_ACCESS:
-			if (!strcmp(arg, "mmap"))
-				o->access = AUDIO_ACCESS_MMAP;
-			else if (!strcmp(arg, "rw"))
-				o->access = AUDIO_ACCESS_RW;
-			else
-				return bad(name, arg, "access must be mmap or rw");
-			break;
-		case 'C':
-			o->capture = true;
-			break;
-		case OPT_DUPLEX:
-			if (!*arg)
-				return bad(name, "''", "empty device name");
-			o->duplex = arg;
-			break;
-		case OPT_BACKEND:
-			if (!strcmp(arg, "alsa"))
-				o->backend = AUDIO_BACKEND_ALSA;
-			else if (!strcmp(arg, "timer"))
-				o->backend = AUDIO_BACKEND_TIMER;
-			else if (!strcmp(arg, "auto"))
-				o->backend = AUDIO_BACKEND_AUTO;
-			else
-				return bad(name, arg, "backend must be alsa, timer or auto");
-			break;
-		case 'P':
-			/* 99 is left for the planted stall and the kernel's own. */
-			if (rtp_parse_prio(arg, 1, 98, &o->priority))
-				return bad(name, arg, "priority must be 1..98");
-			break;
-		case 'a': {
-			cpu_set_t online;
-			int cpu;
-
-			if (rtp_parse_int(arg, 0, CPU_SETSIZE - 1, &cpu))
-				return bad(name, arg, "CPU must be a number");
-			if (!rtp_cpus_online(&online) && !CPU_ISSET(cpu, &online))
-				return bad(name, arg, "CPU is not online");
-			o->cpu = cpu;
-			break;
-		}
-		case 'd':
-		case 't':
-			ret = rtp_parse_duration_ns(arg, &v);
-			if (ret || v == 0)
-				return bad(name, arg, ret == -ERANGE ? "duration out of range (at most 100d)" :
-					   "duration must be positive, like 500ms, 10s, 5m, 2h");
-			o->duration_ns = v;
-			duration_given = true;
-			break;
-		case OPT_DSP:
-			if (parse_pct(arg, &o->dsp_load_pct))
-				return bad(name, arg, "DSP load must be 0..100 (percent of a period)");
-			break;
-		case OPT_SWEEP:
-			o->sweep = true;
-			if (arg && (parse_pct(arg, &o->sweep_step_pct) || o->sweep_step_pct < 1))
-				return bad(name, arg, "sweep step must be 1..100 (percent)");
-			break;
-		case OPT_STEPTIME:
-			ret = rtp_parse_duration_ns(arg, &v);
-			if (ret || v < 100000000ull || v > 3600000000000ull)
-				return bad(name, arg, "step time must be 100ms .. 1h");
-			o->step_ns = v;
-			break;
-		case OPT_SWEEPMAX:
-			if (parse_pct(arg, &o->sweep_max_pct) || o->sweep_max_pct <= 0)
-				return bad(name, arg, "sweep maximum must be 1..100 (percent)");
-			break;
-		case OPT_SWEEPREQ:
-			if (parse_pct(arg, &o->sweep_require_pct))
-				return bad(name, arg, "required load must be 0..100 (percent)");
-			break;
-		case OPT_STALL:
-			ret = parse_stall(arg, o);
-			if (ret)
-				return bad(name, arg, "stall must be 1ns..900ms, every at least 1.5x the stall (20ms,1s)");
-			break;
-		case OPT_JSON:
-			if (!*arg)
-				return bad(name, "''", "empty file name");
-			o->json = arg;
-			break;
-		case OPT_LOAD:
-			if (!*arg)
-				return bad(name, "''", "empty load name");
-			o->load = arg;
-			break;
-		case OPT_NOMLOCK:
-			o->mlock = false;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			return AUDIO_HELP_SHOWN;
-		case OPT_VERSION:
-			printf("rtproof-audio %s\n", RTP_VERSION);
-			return AUDIO_HELP_SHOWN;
-		default:	/* ':' missing value, '?' unknown option */
-			return rtp_opt_fail(c, argv);
-		}
+		if (f == SND_PCM_FORMAT_UNKNOWN || snd_pcm_format_physical_width(f) <= 0)
+			return bad(name, arg, "unknown sample format (S16_LE, S24_LE, S32_LE, FLOAT_LE...)");
+		o->format = f;
+		o->format_name = snd_pcm_format_name(f);
+		break;
 	}
-	if (optind < argc) {
-		rtp_error("%s: unexpected argument (see --help)", argv[optind]);
-		return RTP_EXIT_ERROR;
+	case OPT_PERIOD:
+		if (rtp_parse_u64(arg, 16, 65536, &v))
+			return bad(name, arg, "period must be 16..65536 frames");
+		o->period = (unsigned)v;
+		break;
+	case 'n':
+		if (rtp_parse_u64(arg, 2, 64, &v))
+			return bad(name, arg, "periods must be 2..64");
+		o->periods = (unsigned)v;
+		break;
+	case OPT_ACCESS:
+		if (!strcmp(arg, "mmap"))
+			o->access = AUDIO_ACCESS_MMAP;
+		else if (!strcmp(arg, "rw"))
+			o->access = AUDIO_ACCESS_RW;
+		else
+			return bad(name, arg, "access must be mmap or rw");
+		break;
+	case 'C':
+		o->capture = true;
+		break;
+	case OPT_DUPLEX:
+		if (!*arg)
+			return bad(name, "''", "empty device name");
+		o->duplex = arg;
+		break;
+	case OPT_BACKEND:
+		if (!strcmp(arg, "alsa"))
+			o->backend = AUDIO_BACKEND_ALSA;
+		else if (!strcmp(arg, "timer"))
+			o->backend = AUDIO_BACKEND_TIMER;
+		else if (!strcmp(arg, "auto"))
+			o->backend = AUDIO_BACKEND_AUTO;
+		else
+			return bad(name, arg, "backend must be alsa, timer or auto");
+		break;
+	case 'p':
+		/* 99 is left for the planted stall and the kernel's own. */
+		if (rtp_parse_prio(arg, 1, 98, &o->priority))
+			return bad(name, arg, "priority must be 1..98");
+		break;
+	case 'a': {
+		cpu_set_t online;
+		int cpu;
+
+		if (rtp_parse_int(arg, 0, CPU_SETSIZE - 1, &cpu))
+			return bad(name, arg, "CPU must be a number");
+		if (!rtp_cpus_online(&online) && !CPU_ISSET(cpu, &online))
+			return bad(name, arg, "CPU is not online");
+		o->cpu = cpu;
+		break;
 	}
+	case OPT_DSP:
+		if (parse_pct(arg, &o->dsp_load_pct))
+			return bad(name, arg, "DSP load must be 0..100 (percent of a period)");
+		break;
+	case OPT_SWEEP:
+		o->sweep = true;
+		if (arg && (parse_pct(arg, &o->sweep_step_pct) || o->sweep_step_pct < 1))
+			return bad(name, arg, "sweep step must be 1..100 (percent)");
+		break;
+	case OPT_STEPTIME:
+		ret = rtp_parse_duration_ns(arg, &v);
+		if (ret || v < 100000000ull || v > 3600000000000ull)
+			return bad(name, arg, "step time must be 100ms .. 1h");
+		o->step_ns = v;
+		break;
+	case OPT_SWEEPMAX:
+		if (parse_pct(arg, &o->sweep_max_pct) || o->sweep_max_pct <= 0)
+			return bad(name, arg, "sweep maximum must be 1..100 (percent)");
+		break;
+	case OPT_SWEEPREQ:
+		if (parse_pct(arg, &o->sweep_require_pct))
+			return bad(name, arg, "required load must be 0..100 (percent)");
+		break;
+	case OPT_STALL:
+		ret = parse_stall(arg, o);
+		if (ret)
+			return bad(name, arg, "stall must be 1ns..900ms, every at least 1.5x the stall (20ms,1s)");
+		break;
+	default:
+		return rtp_opt_fail('?', argv);
+	}
+	return 0;
+}
+
+int audio_check(void *oo)
+{
+	struct audio_opts *o = oo;
+
 	if (o->duplex) {
 		if (o->capture) {
-			rtp_error("--duplex: plays on -D and captures on its device; drop -C");
+			rtp_error("--duplex: plays on --device and captures on its own; drop -C");
 			return RTP_EXIT_ERROR;
 		}
 		if (o->backend == AUDIO_BACKEND_TIMER) {
@@ -350,7 +292,7 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 	if (o->sweep) {
 		int n;
 
-		if (duration_given) {
+		if (o->co.duration_given) {
 			rtp_error("--sweep: the run lasts its steps (--step-time); drop --duration");
 			return RTP_EXIT_ERROR;
 		}
@@ -369,4 +311,9 @@ int audio_parse(struct audio_opts *o, int argc, char **argv)
 		return RTP_EXIT_ERROR;
 	}
 	return 0;
+}
+
+int audio_parse(struct audio_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&audio_ops, o, argc, argv);
 }

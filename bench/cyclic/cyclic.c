@@ -492,8 +492,8 @@ static bool done_of(void *arg, int i)
 	return __atomic_load_n(&((struct cyclic_run *)arg)->t[i].done, __ATOMIC_ACQUIRE);
 }
 
-/* From the first release to the last sample: the time actually measured. */
-static double measured_s(const struct cyclic_run *r)
+/* The last sample of all threads (CLOCK_MONOTONIC), 0: none. */
+static uint64_t last_sample(const struct cyclic_run *r)
 {
 	uint64_t last = 0;
 	int i;
@@ -501,7 +501,7 @@ static double measured_s(const struct cyclic_run *r)
 	for (i = 0; i < r->n; i++)
 		if (r->t[i].last_ns > last)
 			last = r->t[i].last_ns;
-	return last > r->sh.start_ns ? (double)(last - r->sh.start_ns) / 1e9 : 0;
+	return last;
 }
 
 static int run_threads(struct rtp_run *run)
@@ -539,7 +539,7 @@ static int run_threads(struct rtp_run *run)
 			char what[32];
 
 			snprintf(what, sizeof(what), "thread %d", i);
-			rtp_gate_create_error(what, ret);
+			rtp_gate_create_error(NULL, what, ret);
 			break;
 		}
 	}
@@ -575,7 +575,11 @@ static int run_threads(struct rtp_run *run)
 		run->stopped_by = "breaktrace";
 	for (i = 0; i < r->n; i++)
 		rtp_hist_merge(&r->all, &r->t[i].hist);
-	run->duration_s = measured_s(r);
+	/* From the first release to the last sample: the time actually measured. */
+	run->first_ns = r->sh.start_ns;
+	run->last_ns = last_sample(r);
+	run->duration_s = run->last_ns > run->first_ns ?
+			  (double)(run->last_ns - run->first_ns) / 1e9 : 0;
 	return 0;
 }
 

@@ -92,24 +92,6 @@ void cyclic_defaults(void *oo)
 		CPU_ZERO(&o->cpus);
 }
 
-/* Microseconds as a bare integer, or any duration with a unit. */
-static int parse_us(const char *s, uint64_t *ns)
-{
-	uint64_t us;
-	int ret;
-
-	ret = rtp_parse_u64(s, 0, UINT64_MAX / 1000, &us);
-	if (!ret) {
-		*ns = us * 1000;
-		return 0;
-	}
-	if (ret == -ERANGE)
-		return ret;
-	if (s && *s && isdigit((unsigned char)s[strlen(s) - 1]))
-		return -EINVAL;	/* "1.5" is ambiguous: ask for a unit */
-	return rtp_parse_duration_ns(s, ns);
-}
-
 #define bad rtp_opt_bad
 
 static int check_online(const char *opt, const char *val, const cpu_set_t *set)
@@ -152,13 +134,13 @@ int cyclic_option(void *oo, int c, const char *name, const char *arg, int argc, 
 			return bad(name, arg, "policy must be fifo, rr, other, batch, idle or deadline");
 		break;
 	case 'i':
-		ret = parse_us(arg, &v);
+		ret = rtp_parse_us(arg, &v);
 		if (ret || v < 1000 || v > 10000000000ull)
 			return bad(name, arg, "interval must be 1 us .. 10 s");
 		o->interval_ns = v;
 		break;
 	case 'd':
-		ret = parse_us(arg, &v);
+		ret = rtp_parse_us(arg, &v);
 		if (ret || v > 10000000000ull)
 			return bad(name, arg, "distance must be 0 .. 10 s");
 		o->distance_ns = v;
@@ -227,7 +209,7 @@ int cyclic_option(void *oo, int c, const char *name, const char *arg, int argc, 
 		o->histfile = arg;
 		break;
 	case 'b':
-		ret = parse_us(arg, &v);
+		ret = rtp_parse_us(arg, &v);
 		if (ret || v == 0)
 			return bad(name, arg, "breaktrace threshold must be a positive number of us");
 		o->breaktrace_ns = v;
@@ -236,13 +218,13 @@ int cyclic_option(void *oo, int c, const char *name, const char *arg, int argc, 
 		o->tracemark = true;
 		break;
 	case OPT_SPIKE:
-		ret = parse_us(arg, &v);
+		ret = rtp_parse_us(arg, &v);
 		if (ret || v == 0)
 			return bad(name, arg, "spike threshold must be a positive number of us");
 		o->spike_ns = v;
 		break;
 	case OPT_MAXLAT:
-		ret = parse_us(arg, &v);
+		ret = rtp_parse_us(arg, &v);
 		if (ret || v == 0)
 			return bad(name, arg, "latency budget must be a positive number of us");
 		o->max_latency_ns = v;

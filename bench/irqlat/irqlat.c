@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "driver.h"
+#include "gate.h"
 #include "log.h"
 #include "opt.h"
 #include "result.h"
@@ -36,9 +39,9 @@ static enum irqlat_source choose(struct irqlat_run *r)
 /* The thread that runs the source's handler (or timerlat's measuring thread). */
 static void find_thread(struct irqlat_run *r)
 {
-	const char *rt = r->si.preempt;
+	const char *rt = r->run->si.preempt;
 
-	r->threading = irqlat_forced_threading(!strcmp(rt, "rt"), r->si.cmdline);
+	r->threading = irqlat_forced_threading(!strcmp(rt, "rt"), r->run->si.cmdline);
 	switch (r->src) {
 	case SRC_MODULE:
 		irqlat_find_irq_thread("/proc", r->irq, RTP_IRQLAT_IRQ_NAME, &r->thr);
@@ -138,17 +141,18 @@ static const char *stage_span(enum irqlat_source s, enum irqlat_stage st)
 	return "release->wake";
 }
 
-static void summary(const struct irqlat_run *r, double secs)
+static void summary(const struct irqlat_run *r)
 {
+	double secs = r->run->duration_s;
 	static const double p[3] = { 50, 99, 99.9 };
 	int st, i;
 
 	printf("\n%s: source %s, interval %llu us, %.3f s, %llu events, stopped by %s%s\n", TOOL,
 	       irqlat_source_name(r->src), (unsigned long long)(r->o.interval_ns / 1000), secs,
-	       (unsigned long long)r->st.records, r->stopped_by, r->stop_detail);
+	       (unsigned long long)r->st.records, r->run->stopped_by, r->run->stop_detail);
 	printf("  measures: %s\n", irqlat_source_label(r->src));
-	printf("kernel %s (preempt %s), IRQ threading %s%s\n", r->si.kernel_release, r->si.preempt,
-	       r->threading, r->si.virtualized ? ", virtualized" : "");
+	printf("kernel %s (preempt %s), IRQ threading %s%s\n", r->run->si.kernel_release, r->run->si.preempt,
+	       r->threading, r->run->si.virtualized ? ", virtualized" : "");
 	if (r->thr.found)
 		printf("thread %s (pid %d): %s %d%s; %s\n", r->thr.comm, r->thr.pid,
 		       sched_name(r->thr.policy), r->thr.priority,
@@ -176,30 +180,8 @@ static void summary(const struct irqlat_run *r, double secs)
 		printf("%-20s %-17s %10llu %9s %9s %9s %9s %9s\n", name, stage_span(r->src, st),
 		       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4]);
 	}
-	if (r->src == SRC_MODULE) {
-		const struct rtp_irqlat_info *e = &r->mod_end;
-
-		printf("events: fired %llu, delivered %llu, dropped (queue full) %llu, busy (line "
-		       "still masked) %llu, timer overruns %llu, unordered %llu, reader not waiting %llu\n",
-		       (unsigned long long)e->fired, (unsigned long long)e->delivered,
-		       (unsigned long long)e->dropped, (unsigned long long)e->busy,
-		       (unsigned long long)e->overruns, (unsigned long long)r->st.unordered,
-		       (unsigned long long)r->st.reader_not_waiting);
-		if (r->o.delay_set)
-			printf("planted primary-handler delay: %llu us\n",
-			       (unsigned long long)(r->o.delay_ns / 1000));
-		if (r->mod_hold_us)
-			printf("the module's hold_us is %llu us: the thread sleeps that long with the "
-			       "line masked after each event (a truth test, not a normal run)\n",
-			       (unsigned long long)r->mod_hold_us);
-	} else if (r->src == SRC_TIMERLAT) {
-		printf("user-return latency: %s\n", r->tl_user_offered ?
-		       "the kernel offers timerlat_fd; this version does not use it" :
-		       "not offered by this kernel (no osnoise/per_cpu/cpuN/timerlat_fd)");
-	} else if (r->src == SRC_RTC) {
-		printf("rtc: %lu Hz; interrupts missed by the reader %llu\n", r->rtc_hz,
-		       (unsigned long long)r->rtc_missed);
-	}
+	if (irqlat_sources[r->src]->summary)
+		irqlat_sources[r->src]->summary(r);
 }
 
 static void json_thread(struct rtp_json *j, const struct irqlat_run *r)
@@ -239,20 +221,18 @@ static void json_sources(struct rtp_json *j, const struct irqlat_run *r)
 	rtp_json_end_object(j);
 }
 
-static void write_json(struct irqlat_run *r, struct rtp_result *res)
+static void json_params(struct rtp_run *run, struct rtp_json *j)
 {
-	struct rtp_json *j = &res->json;
+	struct irqlat_run *r = run->b;
 	const struct irqlat_opts *o = &r->o;
-	int st;
 
-	rtp_json_begin_object(j, "params");
 	rtp_json_string(j, "source", irqlat_source_name(r->src));
 	rtp_json_string(j, "source_requested", o->source == SRC_AUTO ? "auto" : irqlat_source_name(o->source));
 	rtp_json_string(j, "measures", irqlat_source_label(r->src));
 	rtp_json_bool(j, "irq_latency", r->src != SRC_USER);
 	rtp_json_double(j, "interval_us", (double)o->interval_ns / 1e3);
-	if (o->duration_ns)
-		rtp_json_double(j, "duration_s", (double)o->duration_ns / 1e9);
+	if (o->co.duration_ns)
+		rtp_json_double(j, "duration_s", (double)o->co.duration_ns / 1e9);
 	else
 		rtp_json_null(j, "duration_s");
 	rtp_json_uint(j, "loops", o->loops);
@@ -265,37 +245,20 @@ static void write_json(struct irqlat_run *r, struct rtp_result *res)
 	rtp_json_double(j, "delay_us", (double)o->delay_ns / 1e3);
 	rtp_json_bool(j, "delay_set", o->delay_set);
 	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
-	rtp_json_bool(j, "mlockall", r->mlocked);
+	rtp_json_bool(j, "mlockall", run->mlocked);
 	rtp_json_double(j, "max_latency_us", (double)o->max_latency_ns / 1e3);
-	if (r->src == SRC_MODULE) {
-		rtp_json_begin_object(j, "module");
-		rtp_json_string(j, "device", o->device);
-		rtp_json_uint(j, "abi", r->mod_start.abi);
-		rtp_json_uint(j, "irq", r->mod_start.irq);
-		rtp_json_uint(j, "period_ns", r->mod_start.period_ns);
-		rtp_json_uint(j, "queue_len", r->mod_start.queue_len);
-		rtp_json_uint(j, "timer_cpu", r->mod_start.cpu);
-		rtp_json_bool(j, "kernel_forces_threading", r->mod_start.force_threading);
-		rtp_json_uint(j, "hold_us", r->mod_hold_us);
-		rtp_json_end_object(j);
-	}
-	if (r->src == SRC_TIMERLAT) {
-		rtp_json_string(j, "tracefs", r->tracefs);
-		rtp_json_bool(j, "user_return_offered", r->tl_user_offered);
-	}
-	if (r->src == SRC_RTC) {
-		rtp_json_string(j, "rtc", o->rtc);
-		rtp_json_uint(j, "rtc_hz", r->rtc_hz);
-	}
+	if (irqlat_sources[r->src]->json_params)
+		irqlat_sources[r->src]->json_params(r, j);
 	json_thread(j, r);
 	json_sources(j, r);
-	rtp_json_end_object(j);
+}
 
-	rtp_json_begin_object(j, "load");
-	rtp_json_string(j, "name", "unspecified");
-	rtp_json_end_object(j);
+static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+{
+	struct irqlat_run *r = run->b;
+	const struct irqlat_opts *o = &r->o;
+	int st;
 
-	rtp_json_begin_array(j, "metrics");
 	for (st = 0; st < ST_N; st++) {
 		const char *name = irqlat_metric_name(r->src, (enum irqlat_stage)st);
 
@@ -317,39 +280,20 @@ static void write_json(struct irqlat_run *r, struct rtp_result *res)
 		rtp_json_hist(j, &r->st.h[st], true);
 		rtp_json_end_object(j);
 	}
-	rtp_json_end_array(j);
-
-	rtp_json_begin_object(j, "events");
-	rtp_json_uint(j, "records", r->st.records);
-	rtp_json_string(j, "stopped_by", r->stopped_by);
-	if (r->src == SRC_MODULE) {
-		const struct rtp_irqlat_info *e = &r->mod_end;
-
-		rtp_json_uint(j, "fired", e->fired);
-		rtp_json_uint(j, "delivered", e->delivered);
-		rtp_json_uint(j, "dropped", e->dropped);
-		rtp_json_uint(j, "busy", e->busy);
-		rtp_json_uint(j, "overruns", e->overruns);
-		rtp_json_uint(j, "seq_gaps", r->st.seq_gaps);
-		rtp_json_uint(j, "unordered", r->st.unordered);
-		rtp_json_uint(j, "reader_not_waiting", r->st.reader_not_waiting);
-		rtp_json_uint(j, "undelivered_at_stop",
-			      e->fired >= e->delivered + e->dropped ? e->fired - e->delivered - e->dropped : 0);
-	} else if (r->src == SRC_TIMERLAT) {
-		rtp_json_uint(j, "irq_samples", r->st.h[ST_IRQ].count);
-		rtp_json_uint(j, "thread_samples", r->st.h[ST_TOTAL].count);
-		rtp_json_uint(j, "lost_lines", r->tl_lost_lines);
-	} else if (r->src == SRC_RTC) {
-		rtp_json_uint(j, "missed", r->rtc_missed);
-		rtp_json_uint(j, "drained_at_start", r->rtc_drained);
-	} else {
-		rtp_json_uint(j, "missed", r->user_missed);
-	}
-	rtp_json_end_object(j);
 }
 
-static void decide(struct irqlat_run *r, struct rtp_verdict *v)
+static void json_events(struct rtp_run *run, struct rtp_json *j)
 {
+	struct irqlat_run *r = run->b;
+
+	rtp_json_uint(j, "records", r->st.records);
+	irqlat_sources[r->src]->json_events(r, j);
+}
+
+static void decide(struct rtp_run *run, struct rtp_verdict *v)
+{
+	struct irqlat_run *r = run->b;
+
 	const struct rtp_hist *head = &r->st.h[ST_TOTAL];
 	const char *hname = irqlat_metric_name(r->src, ST_TOTAL);
 
@@ -363,7 +307,7 @@ static void decide(struct irqlat_run *r, struct rtp_verdict *v)
 	}
 	if (!r->st.records) {
 		v->status = RTP_ERROR;
-		snprintf(v->reason, sizeof(v->reason), "no events arrived (stopped by %s)", r->stopped_by);
+		snprintf(v->reason, sizeof(v->reason), "no events arrived (stopped by %s)", run->stopped_by);
 		return;
 	}
 	if (r->src == SRC_MODULE)
@@ -389,9 +333,9 @@ static void decide(struct irqlat_run *r, struct rtp_verdict *v)
 		snprintf(v->reason, sizeof(v->reason), "no latency budget given (--max-latency): figures only");
 }
 
-static void skip_params(struct rtp_json *j, const void *arg)
+static void skip_params(struct rtp_run *run, struct rtp_json *j)
 {
-	const struct irqlat_run *r = arg;
+	const struct irqlat_run *r = run->b;
 
 	rtp_json_string(j, "source", "none");
 	rtp_json_string(j, "source_requested",
@@ -399,219 +343,187 @@ static void skip_params(struct rtp_json *j, const void *arg)
 	json_sources(j, r);
 }
 
-static int skip(struct irqlat_run *r, struct rtp_result *res, bool have_json, int argc,
-		char **argv, const char *why)
+/* No source can run: each one's reason, then the skip. */
+static int probe(struct rtp_run *run, char *why, size_t len)
 {
-	if (!have_json)
-		return RTP_EXIT_SKIP;
-	return rtp_result_skip(res, TOOL, argc, argv, &r->si, &r->wall_start, why, skip_params, r);
-}
-
-static int no_source(struct irqlat_run *r, struct rtp_result *res, bool have_json, int argc,
-		     char **argv)
-{
-	char why[512];
+	struct irqlat_run *r = run->b;
 	int s;
 
+	r->run = run;
+	r->fd = -1;
+	irqlat_stats_init(&r->st);
+	irqlat_probe(r);
+	r->src = choose(r);
+	if (r->src != SRC_AUTO)
+		return 0;
 	if (r->o.source != SRC_AUTO) {
-		snprintf(why, sizeof(why), "%s: %s", irqlat_source_name(r->o.source), r->why[r->o.source]);
+		snprintf(why, len, "%s: %s", irqlat_source_name(r->o.source), r->why[r->o.source]);
 		rtp_error("cannot measure here: %s", why);
-		return skip(r, res, have_json, argc, argv, why);
+		return RTP_EXIT_SKIP;
 	}
 	rtp_error("cannot measure here: no IRQ latency source can run");
 	for (s = 0; s < SRC_N; s++)
 		fprintf(stderr, "  %s: %s\n", irqlat_source_name((enum irqlat_source)s), r->why[s]);
-	snprintf(why, sizeof(why), "no IRQ latency source: module: %s; timerlat: %s; rtc: %s",
+	snprintf(why, len, "no IRQ latency source: module: %s; timerlat: %s; rtc: %s",
 		 r->why[SRC_MODULE], r->why[SRC_TIMERLAT], r->why[SRC_RTC]);
-	return skip(r, res, have_json, argc, argv, why);
+	return RTP_EXIT_SKIP;
 }
 
 static int setup_source(struct irqlat_run *r)
 {
-	switch (r->src) {
-	case SRC_MODULE:
-		return irqlat_module_setup(r);
-	case SRC_TIMERLAT:
-		return irqlat_timerlat_setup(r);
-	case SRC_RTC:
-		return irqlat_rtc_setup(r);
-	default:
-		return 0;
-	}
+	return irqlat_sources[r->src]->setup ? irqlat_sources[r->src]->setup(r) : 0;
 }
 
 static void teardown_source(struct irqlat_run *r)
 {
-	switch (r->src) {
-	case SRC_MODULE:
-		irqlat_module_teardown(r);
-		break;
-	case SRC_TIMERLAT:
-		irqlat_timerlat_teardown(r);
-		break;
-	case SRC_RTC:
-		irqlat_rtc_teardown(r);
-		break;
-	default:
-		break;
-	}
+	if (irqlat_sources[r->src]->teardown)
+		irqlat_sources[r->src]->teardown(r);
 }
 
-static void noop_handler(int sig)
+static pthread_t thread_of(void *arg, int i)
 {
-	(void)sig;
+	(void)i;
+	return ((struct irqlat_run *)arg)->reader_th;
 }
 
-/* Tells the reader to stop and knocks it out of a blocking read or sleep. */
-static void stop_reader(struct irqlat_run *r, pthread_t th)
+static bool done_of(void *arg, int i)
 {
-	int i;
-
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&r->reader_done, __ATOMIC_ACQUIRE)) {
-		struct timespec ts = { 0, 1000000 };
-
-		pthread_kill(th, SIGUSR1);
-		for (i = 0; i < 100 && !__atomic_load_n(&r->reader_done, __ATOMIC_ACQUIRE); i++)
-			nanosleep(&ts, NULL);
-	}
-	pthread_join(th, NULL);
+	(void)i;
+	return __atomic_load_n(&((struct irqlat_run *)arg)->reader_done, __ATOMIC_ACQUIRE);
 }
 
-int irqlat_main(int argc, char **argv)
+/* The source's reader, then a wake-up for the supervise loop. */
+static void *reader(void *arg)
 {
-	struct rtp_result res;
-	struct irqlat_run *r;
-	struct rtp_verdict v;
-	pthread_attr_t attr;
-	struct sigaction sa;
-	pthread_t th;
-	bool have_json = false;
-	char why[512];
-	sigset_t sigs;
-	uint64_t deadline = 0;
-	int ret, code = RTP_EXIT_ERROR;
+	struct irqlat_run *r = arg;
 
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		rtp_error("out of memory");
-		return RTP_EXIT_ERROR;
-	}
-	r->fd = -1;
-	irqlat_stats_init(&r->st);
-	ret = irqlat_parse(&r->o, argc, argv);
-	if (ret) {
-		code = ret == IRQLAT_HELP_SHOWN ? RTP_EXIT_PASS : ret;
-		goto out_free;
-	}
-	if (rtp_run_begin(&sigs, &r->si, &r->wall_start, &res, r->o.json))
-		goto out_free;
-	have_json = r->o.json != NULL;
+	irqlat_reader_main(r);
+	rtp_run_wake(r->run);
+	return NULL;
+}
 
-	irqlat_probe(r);
-	r->src = choose(r);
-	if (r->src == SRC_AUTO) {
-		code = no_source(r, &res, have_json, argc, argv);
-		have_json = false;
-		goto out_free;
-	}
-	if (r->o.priority > 0 && !rtp_can_rt(r->o.priority, why, sizeof(why))) {
-		rtp_error("cannot measure here: %s", why);
-		code = skip(r, &res, have_json, argc, argv, why);
-		have_json = false;
-		goto out_free;
-	}
+static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
+{
+	struct irqlat_run *r = arg;
+
+	(void)run;
+	(void)now;
+	(void)next;
+	if (__atomic_load_n(&r->reader_done, __ATOMIC_ACQUIRE))
+		return r->reader_err ? "error" : "loops";
+	return NULL;
+}
+
+static int rt_prio(struct rtp_run *run)
+{
+	return ((struct irqlat_run *)run->b)->o.priority;
+}
+
+static int setup(struct rtp_run *run, char *why, size_t len)
+{
+	struct irqlat_run *r = run->b;
+	int ret;
+
+	(void)why;
+	(void)len;
 	if (r->o.delay_set && r->src != SRC_MODULE) {
 		rtp_error("--delay: only the module source can plant a delay (chosen: %s)",
 			  irqlat_source_name(r->src));
-		goto out_json;
+		return RTP_EXIT_ERROR;
 	}
-	if (r->o.mlock) {
-		ret = rtp_mlock_all(256 * 1024);
-		if (ret)
-			rtp_warn("mlockall: %s; page faults may add latency", strerror(-ret));
-		r->mlocked = !ret;
-	}
+	r->set_up = true;
 	ret = setup_source(r);
 	if (ret) {
 		rtp_error("%s", r->err);
-		goto out_source;
+		return RTP_EXIT_ERROR;
 	}
 	find_thread(r);
+	r->prio_set = true;
 	if (set_irq_prio(r)) {
 		rtp_error("%s", r->err);
-		goto out_source;
+		return RTP_EXIT_ERROR;
 	}
-	if (!r->o.quiet)
+	return 0;
+}
+
+static void teardown(struct rtp_run *run)
+{
+	struct irqlat_run *r = run->b;
+
+	if (r->prio_set)
+		restore_irq_prio(r);
+	r->prio_set = false;
+	if (r->set_up)
+		teardown_source(r);
+	r->set_up = false;
+}
+
+static int run_reader(struct rtp_run *run)
+{
+	struct irqlat_run *r = run->b;
+	struct rtp_watch w = { .check = watch, .arg = r };
+	pthread_attr_t attr;
+	int ret;
+
+	if (!r->o.co.quiet)
 		printf("%s: source %s: %s\n", TOOL, irqlat_source_name(r->src), irqlat_source_label(r->src));
 	fflush(stdout);
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = noop_handler;	/* no SA_RESTART: a blocked read returns EINTR */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
+	rtp_run_interrupt_signal(SIGUSR1);	/* a blocked read returns EINTR */
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
-	ret = pthread_create(&th, &attr, irqlat_reader_main, r);
+	ret = pthread_create(&r->reader_th, &attr, reader, r);
 	pthread_attr_destroy(&attr);
 	if (ret) {
-		rtp_error("cannot start the reader thread: %s", strerror(ret));
-		goto out_prio;
+		rtp_gate_create_error(NULL, "the reader thread", -ret);
+		return RTP_EXIT_ERROR;
 	}
-	if (r->o.duration_ns)
-		deadline = r->start_ns + r->o.duration_ns;
-	r->stopped_by = "signal";
-	for (;;) {
-		uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), wait = TICK_NS;
-
-		if (__atomic_load_n(&r->reader_done, __ATOMIC_ACQUIRE)) {
-			r->stopped_by = r->reader_err ? "error" : "loops";
-			break;
-		}
-		if (deadline && now >= deadline) {
-			r->stopped_by = "duration";
-			break;
-		}
-		if (deadline && deadline - now < wait)
-			wait = deadline - now;
-		ret = rtp_signals_wait(&sigs, wait);
-		if (ret > 0) {
-			r->stopped_by = "signal";
-			snprintf(r->stop_detail, sizeof(r->stop_detail), " (SIG%s)", sigabbrev_np(ret));
-			break;
-		}
-	}
-	stop_reader(r, th);
+	if (r->o.co.duration_ns)
+		w.deadline_ns = r->start_ns + r->o.co.duration_ns;
+	rtp_run_supervise(run, &w);
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	rtp_run_stop_threads(run, 1, SIGUSR1, thread_of, done_of, r);
+	pthread_join(r->reader_th, NULL);
 	r->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
-	restore_irq_prio(r);
-	teardown_source(r);
+	run->duration_s = (double)(r->end_ns - r->start_ns) / 1e9;
+	teardown(run);
+	return 0;
+}
 
-	decide(r, &v);
-	summary(r, (double)(r->end_ns - r->start_ns) / 1e9);
-	printf("verdict: %s: %s\n", rtp_status_name(v.status), v.reason);
-	if (have_json) {
-		rtp_result_header(&res, TOOL, argc, argv, &r->si, &r->wall_start);
-		write_json(r, &res);
-		have_json = false;
-		ret = rtp_result_commit(&res, (double)(r->end_ns - r->start_ns) / 1e9, &v);
-		if (ret) {
-			rtp_error("--json %s: cannot write: %s", r->o.json, strerror(-ret));
-			v.status = RTP_ERROR;
-		}
-	}
-	fflush(stdout);
-	code = rtp_status_exit(v.status);
-	goto out_free;
+static void print_summary(struct rtp_run *run, const struct rtp_verdict *v)
+{
+	(void)v;
+	summary(run->b);
+}
 
-out_prio:
-	restore_irq_prio(r);
-out_source:
-	teardown_source(r);
-out_json:
-	if (have_json)
-		rtp_result_abort(&res);
-out_free:
-	free(r);
-	return code;
+const struct rtp_bench_ops irqlat_ops = {
+	.tool = TOOL,
+	.synopsis = irqlat_synopsis,
+	.help = irqlat_help,
+	.epilog = irqlat_epilog,
+	.duration_help = "10 s, or until the loops with -l",
+	.shortopts = irqlat_shortopts,
+	.longopts = irqlat_longopts,
+	.state_size = sizeof(struct irqlat_run),
+	.opts_offset = offsetof(struct irqlat_run, o),
+	.co_offset = offsetof(struct irqlat_opts, co),
+	.defaults = irqlat_defaults,
+	.option = irqlat_option,
+	.check = irqlat_check,
+	.probe = probe,
+	.rt_prio = rt_prio,
+	.setup = setup,
+	.run = run_reader,
+	.decide = decide,
+	.summary = print_summary,
+	.teardown = teardown,
+	.params = json_params,
+	.skip_params = skip_params,
+	.metrics = json_metrics,
+	.events = json_events,
+};
+
+int irqlat_main(int argc, char **argv)
+{
+	return rtp_run_tool(&irqlat_ops, argc, argv);
 }

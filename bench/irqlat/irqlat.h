@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "driver.h"
 #include "hist.h"
 
 /*
@@ -20,9 +21,9 @@ const char *irqlat_source_name(enum irqlat_source s);
 const char *irqlat_source_label(enum irqlat_source s);
 
 struct irqlat_opts {
+	struct rtp_common co;		/* -D, -q, --json, --load, --no-mlockall */
 	enum irqlat_source source;
 	uint64_t interval_ns;
-	uint64_t duration_ns;		/* 0: until loops or a signal */
 	uint64_t loops;			/* 0: until the duration or a signal */
 	int priority;			/* the reader's SCHED_FIFO priority; 0: SCHED_OTHER */
 	int irq_prio;			/* 0: leave the IRQ thread alone */
@@ -30,17 +31,19 @@ struct irqlat_opts {
 	uint64_t delay_ns;		/* module: planted primary-handler delay */
 	bool delay_set;
 	uint64_t max_latency_ns;	/* budget on the total (or the source's headline) */
-	bool mlock;
-	bool quiet;
-	const char *json;
 	const char *device;		/* module device (default RTP_IRQLAT_DEVICE) */
 	const char *rtc;		/* default /dev/rtc0 */
 	const char *tracefs;		/* default: /sys/kernel/tracing, then debug/tracing */
 	const char *sysfs_module;	/* default /sys/module/rtproof_irqlat */
 };
 
-#define IRQLAT_HELP_SHOWN 5
-void irqlat_defaults(struct irqlat_opts *o);
+#define IRQLAT_HELP_SHOWN RTP_HELP_SHOWN
+void irqlat_defaults(void *o);
+int irqlat_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
+int irqlat_check(void *o);
+extern const struct option irqlat_longopts[];
+extern const char irqlat_shortopts[], irqlat_synopsis[], irqlat_help[], irqlat_epilog[];
+extern const struct rtp_bench_ops irqlat_ops;
 /* 0, IRQLAT_HELP_SHOWN, or an exit code after printing the error. */
 int irqlat_parse(struct irqlat_opts *o, int argc, char **argv);
 

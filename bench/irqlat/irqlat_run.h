@@ -3,6 +3,8 @@
 #define RTP_IRQLAT_RUN_H
 
 #include <limits.h>
+#include <stddef.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -16,8 +18,7 @@
 struct irqlat_run {
 	struct irqlat_stats st;		/* first: large */
 	struct irqlat_opts o;
-	struct rtp_sysinfo si;
-	struct timespec wall_start;
+	struct rtp_run *run;		/* the driver's: system facts, stop, wake-ups */
 	enum irqlat_source src;
 	char why[SRC_N][IRQLAT_WHY];	/* "" when the source can run */
 	char err[512];			/* set-up error, one line */
@@ -25,15 +26,15 @@ struct irqlat_run {
 	int fd;
 
 	/* the reader thread */
+	pthread_t reader_th;
 	int stop;			/* atomic */
 	int reader_done;		/* atomic */
 	uint64_t events;		/* atomic: records so far */
 	int reader_err;
 	const char *reader_err_what;
 	uint64_t start_ns, end_ns;
-	const char *stopped_by;
-	char stop_detail[32];
-	bool mlocked;
+	bool set_up;			/* the source was set up: teardown undoes it */
+	bool prio_set;			/* the IRQ thread's priority was changed */
 
 	/* module */
 	int irq;
@@ -65,13 +66,31 @@ struct irqlat_run {
 	const char *threading;
 };
 
+/*
+ * A source, like audio's backends and lockstress's scenarios: one file
+ * each (src_module.c, src_timerlat.c, src_rtc.c, src_user.c).
+ */
+struct rtp_json;
+struct irqlat_source_ops {
+	/* Why it cannot run here, into why; left "" when it can. */
+	void (*probe)(struct irqlat_run *r, char *why, size_t len);
+	/* Set-up (0 or -errno with r->err filled) and its undoing; NULL: none. */
+	int (*setup)(struct irqlat_run *r);
+	void (*teardown)(struct irqlat_run *r);
+	/* The reader's loop, on the reader thread, set up already. */
+	void *(*reader)(void *arg);
+	/* Its lines of the summary, its facts in "params" and in "events". */
+	void (*summary)(const struct irqlat_run *r);
+	void (*json_params)(const struct irqlat_run *r, struct rtp_json *j);
+	void (*json_events)(const struct irqlat_run *r, struct rtp_json *j);
+};
+extern const struct irqlat_source_ops irqlat_module_ops, irqlat_timerlat_ops, irqlat_rtc_ops,
+	irqlat_user_ops;
+extern const struct irqlat_source_ops *const irqlat_sources[SRC_N];
+
 void irqlat_probe(struct irqlat_run *r);
-int irqlat_module_setup(struct irqlat_run *r);
-void irqlat_module_teardown(struct irqlat_run *r);
-int irqlat_timerlat_setup(struct irqlat_run *r);
-void irqlat_timerlat_teardown(struct irqlat_run *r);
-int irqlat_rtc_setup(struct irqlat_run *r);
-void irqlat_rtc_teardown(struct irqlat_run *r);
 void *irqlat_reader_main(void *arg);
+int irqlat_write_str(const char *path, const char *val);
+int irqlat_write_u64(const char *path, uint64_t v);
 
 #endif /* RTP_IRQLAT_RUN_H */

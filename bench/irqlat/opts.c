@@ -12,44 +12,38 @@
 
 #include "log.h"
 #include "opt.h"
+#include "driver.h"
 #include "result.h"
 #include "../../kernel/module/rtproof_irqlat.h"
 
-enum {
-	OPT_SOURCE = 256, OPT_IRQPRIO, OPT_CPU, OPT_DELAY, OPT_MAXLAT, OPT_JSON, OPT_NOMLOCK,
-	OPT_DEVICE, OPT_RTC, OPT_TRACEFS, OPT_SYSFS, OPT_HELP, OPT_VERSION,
-};
+#define bad rtp_opt_bad
 
-static const struct option longopts[] = {
+enum { OPT_SOURCE = 256, OPT_IRQPRIO, OPT_CPU, OPT_DELAY, OPT_MAXLAT, OPT_DEVICE, OPT_RTC,
+       OPT_TRACEFS, OPT_SYSFS };
+
+const struct option irqlat_longopts[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "interval", required_argument, NULL, 'i' },
-	{ "duration", required_argument, NULL, 'D' },
 	{ "loops", required_argument, NULL, 'l' },
 	{ "priority", required_argument, NULL, 'p' },
 	{ "irq-prio", required_argument, NULL, OPT_IRQPRIO },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "delay", required_argument, NULL, OPT_DELAY },
 	{ "max-latency", required_argument, NULL, OPT_MAXLAT },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "no-mlockall", no_argument, NULL, OPT_NOMLOCK },
-	{ "quiet", no_argument, NULL, 'q' },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "rtc", required_argument, NULL, OPT_RTC },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "sysfs-module", required_argument, NULL, OPT_SYSFS },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
+const char irqlat_shortopts[] = "i:l:p:";
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: rtproof-irqlat [options]\n"
+const char irqlat_synopsis[] =
 "The stages of an interrupt's way to user space: (a) the timer's programmed\n"
 "expiry, (b) the primary (hard-IRQ) handler, (c) the IRQ thread, (d) the\n"
-"user-space reader's wake-up.\n"
-"\n"
+"user-space reader's wake-up.\n";
+
+const char irqlat_help[] =
 "      --source S         auto (default), module, timerlat, rtc or user\n"
 "                         module:   rtproof_irqlat.ko's software interrupt, all\n"
 "                                   four stages (load the module first)\n"
@@ -61,9 +55,7 @@ static void usage(FILE *f)
 "                         auto takes the first of module, timerlat, rtc that can\n"
 "                         run here; never user\n"
 "  -i, --interval US      period, microseconds or with a unit (default 1000)\n"
-"  -D, --duration T       run time: 500ms, 10s, 5m; bare number = seconds\n"
 "  -l, --loops N          stop after N events\n"
-"                         (neither -D nor -l: 10 s)\n"
 "  -p, --priority N       the reader's SCHED_FIFO priority 1..99, 0 = SCHED_OTHER\n"
 "                         (default 90)\n"
 "      --irq-prio N       set the IRQ thread's SCHED_FIFO priority 1..99 for the\n"
@@ -73,178 +65,119 @@ static void usage(FILE *f)
 "                         (truth test: it must show in irq_latency), 0..1000\n"
 "      --max-latency US   budget on the total (module) or the source's headline\n"
 "                         stage: verdict fail and exit 2 when the max exceeds it\n"
-"      --json FILE        write the result document (schema rtproof/1) to FILE\n"
-"      --no-mlockall      do not lock memory\n"
-"  -q, --quiet            only the summary\n"
 "      --device PATH      the module's device (default " RTP_IRQLAT_DEVICE ")\n"
 "      --rtc PATH         the RTC device (default /dev/rtc0)\n"
-"      --tracefs DIR      tracefs (default /sys/kernel/tracing)\n"
-"      --help, --version\n"
-"\n"
-"Exit: 0 pass, 1 error, 2 fail (budget exceeded), 4 skip (no source can run\n"
-"here; each one's reason is printed).\n");
-}
+"      --tracefs DIR      tracefs (default /sys/kernel/tracing)\n";
 
-void irqlat_defaults(struct irqlat_opts *o)
+const char irqlat_epilog[] =
+"Exit: 0 pass, 1 error, 2 fail (budget exceeded), 4 skip (no source can run\n"
+"here; each one's reason is printed).\n";
+
+void irqlat_defaults(void *oo)
 {
+	struct irqlat_opts *o = oo;
+
 	memset(o, 0, sizeof(*o));
+	rtp_common_defaults(&o->co);
 	o->source = SRC_AUTO;
 	o->interval_ns = 1000000;
 	o->priority = 90;
 	o->cpu = -1;
-	o->mlock = true;
 	o->device = RTP_IRQLAT_DEVICE;
 	o->rtc = "/dev/rtc0";
 	o->sysfs_module = "/sys/module/rtproof_irqlat";
 }
 
-static int bad(const char *opt, const char *val, const char *why)
+int irqlat_option(void *oo, int c, const char *name, const char *arg, int argc, char **argv)
 {
-	rtp_error("%s %s: %s", opt, val, why);
-	return RTP_EXIT_ERROR;
-}
-
-/* Microseconds as a bare integer, or any duration with a unit. */
-static int parse_us(const char *s, uint64_t *ns)
-{
-	uint64_t us;
+	struct irqlat_opts *o = oo;
+	uint64_t v;
 	int ret;
 
-	ret = rtp_parse_u64(s, 0, UINT64_MAX / 1000, &us);
-	if (!ret) {
-		*ns = us * 1000;
-		return 0;
+	(void)argc;
+	switch (c) {
+	case OPT_SOURCE: {
+		int s;
+
+		if (!strcmp(arg, "auto")) {
+			o->source = SRC_AUTO;
+			break;
+		}
+		for (s = 0; s < SRC_N; s++)
+			if (!strcmp(arg, irqlat_source_name((enum irqlat_source)s)))
+				break;
+		if (s == SRC_N)
+			return bad(name, arg, "source must be auto, module, timerlat, rtc or user");
+		o->source = (enum irqlat_source)s;
+		break;
 	}
-	if (ret == -ERANGE)
-		return ret;
-	if (s && *s && isdigit((unsigned char)s[strlen(s) - 1]))
-		return -EINVAL;
-	return rtp_parse_duration_ns(s, ns);
+	case 'i':
+		ret = rtp_parse_us(arg, &v);
+		if (ret || v < 50000 || v > 1000000000ull)
+			return bad(name, arg, "interval must be 50 us .. 1 s");
+		o->interval_ns = v;
+		break;
+	case 'l':
+		if (rtp_parse_u64(arg, 1, UINT64_MAX, &o->loops))
+			return bad(name, arg, "loops must be a positive integer");
+		break;
+	case 'p':
+		if (rtp_parse_prio(arg, 0, 99, &o->priority))
+			return bad(name, arg, "priority must be 0..99 (0: SCHED_OTHER)");
+		break;
+	case OPT_IRQPRIO:
+		if (rtp_parse_prio(arg, 1, 99, &o->irq_prio))
+			return bad(name, arg, "IRQ thread priority must be 1..99");
+		break;
+	case OPT_CPU: {
+		cpu_set_t online;
+
+		if (rtp_parse_int(arg, 0, CPU_SETSIZE - 1, &o->cpu))
+			return bad(name, arg, "CPU must be a number 0..1023");
+		if (!rtp_cpus_online(&online) && !CPU_ISSET(o->cpu, &online))
+			return bad(name, arg, "CPU is not online");
+		break;
+	}
+	case OPT_DELAY:
+		ret = rtp_parse_us(arg, &v);
+		if (ret || v > 1000000)
+			return bad(name, arg, "delay must be 0 .. 1000 us");
+		if (v % 1000)
+			return bad(name, arg, "delay must be a whole number of microseconds");
+		o->delay_ns = v;
+		o->delay_set = true;
+		break;
+	case OPT_MAXLAT:
+		ret = rtp_parse_us(arg, &v);
+		if (ret || v == 0)
+			return bad(name, arg, "latency budget must be a positive number of us");
+		o->max_latency_ns = v;
+		break;
+	case OPT_DEVICE:
+	case OPT_RTC:
+	case OPT_TRACEFS:
+	case OPT_SYSFS:
+		if (!*arg)
+			return bad(name, "''", "empty path");
+		if (c == OPT_DEVICE)
+			o->device = arg;
+		else if (c == OPT_RTC)
+			o->rtc = arg;
+		else if (c == OPT_TRACEFS)
+			o->tracefs = arg;
+		else
+			o->sysfs_module = arg;
+		break;
+	default:
+		return rtp_opt_fail('?', argv);
+	}
+	return 0;
 }
 
-int irqlat_parse(struct irqlat_opts *o, int argc, char **argv)
+int irqlat_check(void *oo)
 {
-	uint64_t v;
-	int c, ret;
+	struct irqlat_opts *o = oo;
 
-	irqlat_defaults(o);
-	optind = 0;
-	opterr = 0;
-	for (;;) {
-		const char *arg;
-		char name[32];
-		int li = -1;
-
-		c = getopt_long(argc, argv, ":i:D:l:p:q", longopts, &li);
-		if (c == -1)
-			break;
-		arg = optarg;
-		rtp_opt_name(longopts, li, c, name, sizeof(name));
-		switch (c) {
-		case OPT_SOURCE: {
-			int s;
-
-			if (!strcmp(arg, "auto")) {
-				o->source = SRC_AUTO;
-				break;
-			}
-			for (s = 0; s < SRC_N; s++)
-				if (!strcmp(arg, irqlat_source_name((enum irqlat_source)s)))
-					break;
-			if (s == SRC_N)
-				return bad(name, arg, "source must be auto, module, timerlat, rtc or user");
-			o->source = (enum irqlat_source)s;
-			break;
-		}
-		case 'i':
-			ret = parse_us(arg, &v);
-			if (ret || v < 50000 || v > 1000000000ull)
-				return bad(name, arg, "interval must be 50 us .. 1 s");
-			o->interval_ns = v;
-			break;
-		case 'D':
-			ret = rtp_parse_duration_ns(arg, &v);
-			if (ret || v == 0)
-				return bad(name, arg, ret == -ERANGE ? "duration out of range (at most 100d)" :
-					   "duration must be positive, like 500ms, 10s, 5m");
-			o->duration_ns = v;
-			break;
-		case 'l':
-			if (rtp_parse_u64(arg, 1, UINT64_MAX, &o->loops))
-				return bad(name, arg, "loops must be a positive integer");
-			break;
-		case 'p':
-			if (rtp_parse_prio(arg, 0, 99, &o->priority))
-				return bad(name, arg, "priority must be 0..99 (0: SCHED_OTHER)");
-			break;
-		case OPT_IRQPRIO:
-			if (rtp_parse_prio(arg, 1, 99, &o->irq_prio))
-				return bad(name, arg, "IRQ thread priority must be 1..99");
-			break;
-		case OPT_CPU: {
-			cpu_set_t online;
-
-			if (rtp_parse_int(arg, 0, CPU_SETSIZE - 1, &o->cpu))
-				return bad(name, arg, "CPU must be a number 0..1023");
-			if (!rtp_cpus_online(&online) && !CPU_ISSET(o->cpu, &online))
-				return bad(name, arg, "CPU is not online");
-			break;
-		}
-		case OPT_DELAY:
-			ret = parse_us(arg, &v);
-			if (ret || v > 1000000)
-				return bad(name, arg, "delay must be 0 .. 1000 us");
-			if (v % 1000)
-				return bad(name, arg, "delay must be a whole number of microseconds");
-			o->delay_ns = v;
-			o->delay_set = true;
-			break;
-		case OPT_MAXLAT:
-			ret = parse_us(arg, &v);
-			if (ret || v == 0)
-				return bad(name, arg, "latency budget must be a positive number of us");
-			o->max_latency_ns = v;
-			break;
-		case OPT_JSON:
-			if (!*arg)
-				return bad(name, "''", "empty file name");
-			o->json = arg;
-			break;
-		case OPT_NOMLOCK:
-			o->mlock = false;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_DEVICE:
-		case OPT_RTC:
-		case OPT_TRACEFS:
-		case OPT_SYSFS:
-			if (!*arg)
-				return bad(name, "''", "empty path");
-			if (c == OPT_DEVICE)
-				o->device = arg;
-			else if (c == OPT_RTC)
-				o->rtc = arg;
-			else if (c == OPT_TRACEFS)
-				o->tracefs = arg;
-			else
-				o->sysfs_module = arg;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			return IRQLAT_HELP_SHOWN;
-		case OPT_VERSION:
-			printf("rtproof-irqlat %s\n", RTP_VERSION);
-			return IRQLAT_HELP_SHOWN;
-		default:	/* ':' missing value, '?' unknown option */
-			return rtp_opt_fail(c, argv);
-		}
-	}
-	if (optind < argc) {
-		rtp_error("%s: unexpected argument (see --help)", argv[optind]);
-		return RTP_EXIT_ERROR;
-	}
 	if (o->delay_set && o->source != SRC_MODULE && o->source != SRC_AUTO) {
 		rtp_error("--delay: only the module source can plant a delay (--source %s)",
 			  irqlat_source_name(o->source));
@@ -258,7 +191,12 @@ int irqlat_parse(struct irqlat_opts *o, int argc, char **argv)
 		rtp_error("--delay %s: at most half the interval (%s)", d, i);
 		return RTP_EXIT_ERROR;
 	}
-	if (!o->duration_ns && !o->loops)
-		o->duration_ns = 10000000000ull;
+	if (!o->co.duration_ns && !o->loops)
+		o->co.duration_ns = 10000000000ull;
 	return 0;
+}
+
+int irqlat_parse(struct irqlat_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&irqlat_ops, o, argc, argv);
 }

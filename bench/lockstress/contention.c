@@ -76,7 +76,7 @@ struct con_run {
 	int stop __attribute__((aligned(64)));	/* atomic */
 	struct ls_ctx *c;
 	struct con_case *cc;
-	pthread_barrier_t ready;
+	struct rtp_gate gate;
 	uint64_t start_ns;
 };
 
@@ -165,9 +165,9 @@ static void work(struct con_thread *t)
 			rng = ls_mix(rng);
 			read = (int)(rng % 100) < o->read_share;
 		}
-		t_req = ls_now();
+		t_req = rtp_now_ns(CLOCK_MONOTONIC);
 		acquire(r, kind, read);
-		t_acq = ls_now();
+		t_acq = rtp_now_ns(CLOCK_MONOTONIC);
 		rtp_hist_record(&t->wait, t_acq - t_req);
 		if (t_acq - last > t->max_gap_ns)
 			t->max_gap_ns = t_acq - last;
@@ -199,7 +199,7 @@ static void work(struct con_thread *t)
 		t->acq++;
 		ls_spin_wall(o->think_ns);
 	}
-	t->end_ns = ls_now();
+	t->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	if (t->end_ns - last > t->max_gap_ns)
 		t->max_gap_ns = t->end_ns - last;
 }
@@ -210,11 +210,10 @@ static void *con_thread(void *arg)
 	struct con_run *r = t->r;
 
 	t->err = ls_thread_setup(t->cpu, NULL, r->c->o.policy, r->c->con->prio);
-	pthread_barrier_wait(&r->ready);
-	pthread_barrier_wait(&r->ready);
-	if (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+	if (rtp_gate_pass(&r->gate, t->err) && !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		work(t);
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	rtp_run_wake(r->c->run);
 	return NULL;
 }
 
@@ -246,7 +245,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 		free(r);
 		return ret;
 	}
-	pthread_barrier_init(&r->ready, NULL, (unsigned)cc->nthreads + 1);
+	rtp_gate_init(&r->gate);
 	for (i = 0; i < cc->nthreads; i++) {
 		struct con_thread *t = &cc->t[i];
 
@@ -254,16 +253,13 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 		t->id = i;
 		t->cpu = con->cpu[i % con->ncpu];
 		rtp_hist_init(&t->wait);
-		ret = pthread_create(&t->th, &c->attr, con_thread, t);
-		if (ret) {
-			c->abandoned += started;
-			rtp_error("contention: cannot start thread %d: %s", i, strerror(ret));
-			return -ret;
-		}
+		ret = ls_start(c, &r->gate, &t->th, con_thread, t, "contention", "thread", i);
+		if (ret)
+			break;
 		started++;
 	}
-	pthread_barrier_wait(&r->ready);
-	for (i = 0; i < cc->nthreads; i++) {
+	rtp_gate_ready(&r->gate);
+	for (i = 0; i < started && !ret; i++) {
 		if (cc->t[i].err) {
 			rtp_error("contention: thread %d: cannot set %s on CPU %d: %s", i,
 				  c->o.policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER",
@@ -273,13 +269,13 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 			break;
 		}
 	}
-	r->start_ns = ls_now() + START_DELAY_NS;
-	pthread_barrier_wait(&r->ready);
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	rtp_gate_open(&r->gate, !ret);
 	if (!ret)
-		ls_supervise(c, r->start_ns + c->o.duration_ns, 100000000ull, stop_seen, r);
+		ls_supervise(c, r->start_ns + c->o.co.duration_ns, 100000000ull, stop_seen, r);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
-	for (i = 0; i < cc->nthreads; i++)
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
+	for (i = 0; i < started; i++)
 		if (ls_join(c, cc->t[i].th, deadline))
 			rtp_error("contention: %s, thread %d did not stop (stuck in the lock)",
 				  ls_kind_names[cc->kind], i);
@@ -287,7 +283,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 		return ret ? ret : -ETIMEDOUT;
 	if (ret) {
 		lock_destroy(r, cc->kind);
-		pthread_barrier_destroy(&r->ready);
+		rtp_gate_destroy(&r->gate);
 		free(r);
 		return ret;
 	}
@@ -323,7 +319,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 	cc->checksum_ok = cc->checksum == cc->expect_sum && cc->counter == cc->writes;
 	cc->ran = true;
 	lock_destroy(r, cc->kind);
-	pthread_barrier_destroy(&r->ready);
+	rtp_gate_destroy(&r->gate);
 	free(r);
 	return 0;
 }
@@ -351,10 +347,10 @@ static int con_run(struct ls_ctx *c)
 
 			cc->kind = c->o.kind[k];
 			cc->nthreads = c->o.threads[i];
-			if (!c->o.quiet)
+			if (!c->o.co.quiet)
 				printf("contention: %s, %d threads on %d CPUs, %.3f s...\n",
 				       ls_kind_names[cc->kind], cc->nthreads, con->ncpu,
-				       (double)c->o.duration_ns / 1e9);
+				       (double)c->o.co.duration_ns / 1e9);
 			fflush(stdout);
 			ret = run_case(c, con, cc);
 			if (ret) {
@@ -382,7 +378,7 @@ static void con_print(const struct ls_ctx *c)
 		return;
 	printf("\ncontention: %d CPUs, %s, critical section %s, think %s, read share %d %%%s\n",
 	       con->ncpu, c->o.policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER",
-	       ls_fmt(c->o.cs_ns, a, sizeof(a)), ls_fmt(c->o.think_ns, b, sizeof(b)),
+	       rtp_format_ns(c->o.cs_ns, a, sizeof(a)), rtp_format_ns(c->o.think_ns, b, sizeof(b)),
 	       c->o.read_share, c->o.break_lock ? ", TEST: lock dropped before the update" : "");
 	printf("%-14s %7s %14s %10s %10s %10s %8s %8s %12s %10s %s\n", "kind", "threads",
 	       "acq/s", "p50 wait", "p99 wait", "max wait", "min shr", "max shr", "longest gap",
@@ -398,12 +394,12 @@ static void con_print(const struct ls_ctx *c)
 		printf("%-14s %7d %14.0f %10s %10s %10s %7.1f%% %7.1f%% %12s %10llu %s\n",
 		       ls_kind_names[cc->kind], cc->nthreads,
 		       cc->elapsed_s > 0 ? (double)cc->total / cc->elapsed_s : 0.0,
-		       ls_fmt(rtp_hist_percentile(&cc->all, 50), a, sizeof(a)),
-		       ls_fmt(rtp_hist_percentile(&cc->all, 99), b, sizeof(b)),
-		       ls_fmt(cc->all.max, d, sizeof(d)),
+		       rtp_format_ns(rtp_hist_percentile(&cc->all, 50), a, sizeof(a)),
+		       rtp_format_ns(rtp_hist_percentile(&cc->all, 99), b, sizeof(b)),
+		       rtp_format_ns(cc->all.max, d, sizeof(d)),
 		       cc->total ? 100.0 * (double)cc->min_acq / (double)cc->total : 0.0,
 		       cc->total ? 100.0 * (double)cc->max_acq / (double)cc->total : 0.0,
-		       ls_fmt(cc->max_gap_ns, e, sizeof(e)), (unsigned long long)cc->lost,
+		       rtp_format_ns(cc->max_gap_ns, e, sizeof(e)), (unsigned long long)cc->lost,
 		       cc->checksum_ok && !cc->torn ? "ok" : "MISMATCH");
 	}
 }
@@ -458,7 +454,7 @@ static void con_json_facts(const struct ls_ctx *c, struct rtp_json *j)
 	rtp_json_uint(j, "cs_ns", c->o.cs_ns);
 	rtp_json_uint(j, "think_ns", c->o.think_ns);
 	rtp_json_int(j, "read_share_pct", c->o.read_share);
-	rtp_json_uint(j, "duration_ns", c->o.duration_ns);
+	rtp_json_uint(j, "duration_ns", c->o.co.duration_ns);
 	rtp_json_bool(j, "test_break_lock", c->o.break_lock);
 	rtp_json_uint(j, "lost_updates", con->lost_total);
 	rtp_json_uint(j, "torn_reads", con->torn_total);

@@ -66,7 +66,7 @@ struct inv_run {
 	struct ls_inversion *inv;
 	struct inv_proto *p;
 	pthread_mutex_t m;
-	pthread_barrier_t ready;
+	struct rtp_gate gate;
 	pthread_t th[NROLE];
 	int err[NROLE];
 	int done[NROLE];		/* atomics */
@@ -100,15 +100,13 @@ static void low_loop(struct inv_run *r)
 
 	for (k = 0; k < o->iterations && !ls_stopped(r->c); k++) {
 		uint64_t t0 = r->start_ns + k * r->inv->period_ns, acq;
-		struct timespec dl;
 
 		__atomic_store_n(&r->base_cpu[LOW][k & 1], clock_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
 		if (!ls_sleep_until_or(t0, &r->c->stop, NULL))
 			break;
-		dl = ls_rt_deadline(r->inv->period_ns);
-		if (pthread_mutex_timedlock(&r->m, &dl))
+		if (ls_mutex_lock_for(&r->m, r->inv->period_ns))
 			continue;
-		acq = ls_now();
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		__atomic_store_n(&r->low_cpu_at_lock, clock_ns(CLOCK_THREAD_CPUTIME_ID),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&r->holding, k + 1, __ATOMIC_RELEASE);
@@ -151,7 +149,6 @@ static void high_loop(struct inv_run *r)
 		uint64_t t0 = r->start_ns + k * r->inv->period_ns;
 		uint64_t rel = t0 + r->inv->rel_high_ns;
 		uint64_t call, acq, rem = 0, ours = 0, inter;
-		struct timespec dl;
 		bool held;
 		int ret, i;
 
@@ -165,10 +162,9 @@ static void high_loop(struct inv_run *r)
 
 			rem = used < o->hold_ns ? o->hold_ns - used : 0;
 		}
-		call = ls_now();
-		dl = ls_rt_deadline(r->inv->period_ns);
-		ret = pthread_mutex_timedlock(&r->m, &dl);
-		acq = ls_now();
+		call = rtp_now_ns(CLOCK_MONOTONIC);
+		ret = ls_mutex_lock_for(&r->m, r->inv->period_ns);
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		/* Everything in [t0, acq] is ours to run; what is not is interference. */
 		for (i = 0; i < NROLE; i++)
 			ours += clock_ns(r->clk[i]) - __atomic_load_n(&r->base_cpu[i][k & 1], __ATOMIC_ACQUIRE);
@@ -212,9 +208,8 @@ static void *inv_thread(void *arg)
 
 	r->err[t->role] = ls_thread_setup(r->inv->cpu, NULL, SCHED_FIFO, prio);
 	rtp_prefault_stack(64 * 1024);
-	pthread_barrier_wait(&r->ready);	/* set up */
-	pthread_barrier_wait(&r->ready);	/* start_ns written, or told to stop */
-	if (!r->err[0] && !r->err[1] && !r->err[2] && !ls_stopped(r->c)) {
+	/* Through the gate once set up: start_ns written, or told to leave. */
+	if (rtp_gate_pass(&r->gate, r->err[t->role]) && !ls_stopped(r->c)) {
 		if (t->role == LOW)
 			low_loop(r);
 		else if (t->role == MED)
@@ -223,6 +218,7 @@ static void *inv_thread(void *arg)
 			high_loop(r);
 	}
 	__atomic_store_n(&r->done[t->role], 1, __ATOMIC_RELEASE);
+	rtp_run_wake(r->c->run);
 	return NULL;
 }
 
@@ -259,25 +255,28 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 		free(r);
 		return ret;
 	}
-	pthread_barrier_init(&r->ready, NULL, NROLE + 1);
+	rtp_gate_init(&r->gate);
 	for (i = 0; i < NROLE; i++) {
 		t[i].r = r;
 		t[i].role = i;
-		ret = pthread_create(&r->th[i], &c->attr, inv_thread, &t[i]);
-		if (ret) {
-			snprintf(inv->err_what, sizeof(inv->err_what), "start the %s thread",
-				 role_names[i]);
-			ret = -ret;
+		ret = ls_start(c, &r->gate, &r->th[i], inv_thread, &t[i], "inversion",
+			       role_names[i], -1);
+		if (ret)
 			break;
-		}
 		started++;
 	}
+	rtp_gate_ready(&r->gate);
 	if (started < NROLE) {
-		/* The barrier cannot complete: the started threads are abandoned. */
-		c->abandoned += started;
+		/* The gate opened to leave: the started threads return. */
+		for (i = 0; i < started; i++)
+			ls_join(c, r->th[i], rtp_now_ns(CLOCK_MONOTONIC) + 1000000000ull);
+		if (!c->abandoned) {
+			rtp_gate_destroy(&r->gate);
+			pthread_mutex_destroy(&r->m);
+			free(r);
+		}
 		return ret;
 	}
-	pthread_barrier_wait(&r->ready);
 	for (i = 0; i < NROLE; i++)
 		if (r->err[i] && !ret) {
 			ret = r->err[i];
@@ -292,25 +291,23 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 				 role_names[i]);
 		}
 	}
-	t_begin = ls_now();
+	t_begin = rtp_now_ns(CLOCK_MONOTONIC);
 	r->start_ns = t_begin + START_DELAY_NS;
-	if (ret)
-		r->err[0] = ret;	/* the threads see it after the barrier and leave */
-	pthread_barrier_wait(&r->ready);
+	rtp_gate_open(&r->gate, !ret);	/* on an error, the threads leave */
 	deadline = r->start_ns + c->o.iterations * inv->period_ns + inv->period_ns;
 	ls_supervise(c, deadline, 50000000ull, all_done, r);
 	/* Every wait in the threads is bounded by a period. */
-	deadline = ls_now() + 3 * inv->period_ns + 1000000000ull;
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 3 * inv->period_ns + 1000000000ull;
 	for (i = 0; i < NROLE; i++)
 		if (ls_join(c, r->th[i], deadline)) {
 			rtp_warn("inversion: the %s thread did not end", role_names[i]);
 			ret = ret ? ret : -ETIMEDOUT;
 		}
-	p->duration_s = (double)(ls_now() - r->start_ns) / 1e9;
+	p->duration_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	p->ran = !ret || ret == -ETIMEDOUT;
 	if (c->abandoned)
 		return ret;	/* threads may still use r */
-	pthread_barrier_destroy(&r->ready);
+	rtp_gate_destroy(&r->gate);
 	pthread_mutex_destroy(&r->m);
 	free(r);
 	return ret;
@@ -343,7 +340,7 @@ static int inv_run(struct ls_ctx *c)
 		rtp_hist_init(&p->lock_wait);
 		rtp_hist_init(&p->remaining);
 		rtp_hist_init(&p->interference);
-		if (!c->o.quiet)
+		if (!c->o.co.quiet)
 			printf("inversion: protocol %s, %llu iterations of %.3f s...\n",
 			       ls_protocol_names[p->protocol], (unsigned long long)c->o.iterations,
 			       (double)inv->period_ns / 1e9);
@@ -351,7 +348,8 @@ static int inv_run(struct ls_ctx *c)
 		ret = run_protocol(c, inv, p);
 		if (ret && ret != -ETIMEDOUT) {
 			inv->err = ret;
-			rtp_error("inversion: cannot %s: %s", inv->err_what, strerror(-ret));
+			if (!c->start_failed)	/* that one was said already */
+				rtp_error("inversion: cannot %s: %s", inv->err_what, strerror(-ret));
 			return 0;	/* reported; the verdict says error */
 		}
 		if (c->abandoned)
@@ -376,12 +374,12 @@ static void inv_print(const struct ls_ctx *c)
 	printf("\ninversion: CPU %d, SCHED_FIFO low %d / medium %d / high %d; low holds the lock "
 	       "for %s of CPU time, medium burns %s from +%s, high asks at +%s\n",
 	       inv->cpu, inv->prio_low, inv->prio_med, inv->prio_high,
-	       ls_fmt(c->o.hold_ns, a, sizeof(a)), ls_fmt(c->o.burn_ns, b, sizeof(b)),
-	       ls_fmt(inv->rel_med_ns, d, sizeof(d)), ls_fmt(inv->rel_high_ns, e, sizeof(e)));
+	       rtp_format_ns(c->o.hold_ns, a, sizeof(a)), rtp_format_ns(c->o.burn_ns, b, sizeof(b)),
+	       rtp_format_ns(inv->rel_med_ns, d, sizeof(d)), rtp_format_ns(inv->rel_high_ns, e, sizeof(e)));
 	printf("high's lock wait, from its intended release (and from its lock call); bound %s "
 	       "(hold + margin); rounds where other tasks took more than %s of the CPU are not "
-	       "judged (dist)\n", ls_fmt(inv->bound_ns, a, sizeof(a)),
-	       ls_fmt(inv->disturb_ns, b, sizeof(b)));
+	       "judged (dist)\n", rtp_format_ns(inv->bound_ns, a, sizeof(a)),
+	       rtp_format_ns(inv->disturb_ns, b, sizeof(b)));
 	printf("%-8s %6s %6s %12s %12s %12s %12s %12s %12s %6s %5s %12s  %s\n", "protocol",
 	       "valid", "skip", "p50", "p99", "max", "p50 call", "max call", "remain p50", "prio",
 	       "dist", "max undist", "verdict");
@@ -396,14 +394,14 @@ static void inv_print(const struct ls_ctx *c)
 		printf("%-8s %6llu %6llu %12s %12s %12s %12s %12s %12s %6d %5llu %12s  %s%s\n",
 		       ls_protocol_names[p->protocol], (unsigned long long)p->valid,
 		       (unsigned long long)p->skipped,
-		       ls_fmt(rtp_hist_percentile(&p->wait, 50), a, sizeof(a)),
-		       ls_fmt(rtp_hist_percentile(&p->wait, 99), b, sizeof(b)),
-		       ls_fmt(p->wait.max, d, sizeof(d)),
-		       ls_fmt(rtp_hist_percentile(&p->lock_wait, 50), e, sizeof(e)),
-		       ls_fmt(p->lock_wait.max, f, sizeof(f)),
-		       p->remaining.count ? ls_fmt(rtp_hist_percentile(&p->remaining, 50), g, sizeof(g)) : "-",
+		       rtp_format_ns(rtp_hist_percentile(&p->wait, 50), a, sizeof(a)),
+		       rtp_format_ns(rtp_hist_percentile(&p->wait, 99), b, sizeof(b)),
+		       rtp_format_ns(p->wait.max, d, sizeof(d)),
+		       rtp_format_ns(rtp_hist_percentile(&p->lock_wait, 50), e, sizeof(e)),
+		       rtp_format_ns(p->lock_wait.max, f, sizeof(f)),
+		       p->remaining.count ? rtp_format_ns(rtp_hist_percentile(&p->remaining, 50), g, sizeof(g)) : "-",
 		       p->holder_prio_max, (unsigned long long)p->disturbed,
-		       p->clean ? ls_fmt(p->clean_max, h, sizeof(h)) : "-",
+		       p->clean ? rtp_format_ns(p->clean_max, h, sizeof(h)) : "-",
 		       !p->clean ? "not judged" : proto_bounded(inv, p) ? "bounded" : "UNBOUNDED",
 		       p->timeouts ? (snprintf(x, sizeof(x), " (%llu timeouts)",
 					       (unsigned long long)p->timeouts), x) : "");

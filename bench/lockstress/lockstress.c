@@ -3,11 +3,13 @@
 #include "lockstress.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "driver.h"
 #include "log.h"
 #include "opt.h"
 #include "rt.h"
@@ -46,13 +48,13 @@ static struct load_arg *load_start(struct ls_ctx *c, cpu_set_t *used)
 	int cpu, n = 0;
 
 	CPU_ZERO(used);
-	if (c->o.load != LS_LOAD_CPU)
+	if (c->o.burners != LS_BURNERS_CPU)
 		return NULL;
 	args = calloc(CPU_SETSIZE, sizeof(*args));
 	c->load_th = calloc(CPU_SETSIZE, sizeof(*c->load_th));
 	if (!args || !c->load_th) {
 		free(args);
-		rtp_warn("--load cpu: out of memory; running without load");
+		rtp_warn("--burners cpu: out of memory; running without them");
 		return NULL;
 	}
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
@@ -67,7 +69,7 @@ static struct load_arg *load_start(struct ls_ctx *c, cpu_set_t *used)
 	}
 	c->nload = n;
 	if (!n)
-		rtp_warn("--load cpu: no CPU besides CPU %d to load", c->o.cpu);
+		rtp_warn("--burners cpu: no CPU besides CPU %d to load", c->o.cpu);
 	return args;
 }
 
@@ -77,9 +79,26 @@ static void load_stop(struct ls_ctx *c)
 
 	__atomic_store_n(&c->load_stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < c->nload; i++)
-		ls_join(c, c->load_th[i], ls_now() + 2000000000ull);
+		ls_join(c, c->load_th[i], rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull);
 	free(c->load_th);
 	c->load_th = NULL;
+}
+
+int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
+	     void *arg, const char *scenario, const char *what, int idx)
+{
+	char name[64];
+	int ret = rtp_gate_create(g, th, &c->attr, fn, arg);
+
+	if (!ret)
+		return 0;
+	if (idx >= 0)
+		snprintf(name, sizeof(name), "%s %d", what, idx);
+	else
+		snprintf(name, sizeof(name), "the %s thread", what);
+	rtp_gate_create_error(scenario, name, ret);
+	__atomic_store_n(&c->start_failed, true, __ATOMIC_RELEASE);
+	return ret;
 }
 
 static void json_names(struct rtp_json *j, const char *key, const int *idx, int n,
@@ -93,13 +112,13 @@ static void json_names(struct rtp_json *j, const char *key, const int *idx, int 
 	rtp_json_end_array(j);
 }
 
-static void write_params(const struct ls_ctx *c, struct rtp_json *j, const cpu_set_t *load_cpus)
+static void json_params(struct rtp_run *run, struct rtp_json *j)
 {
+	const struct ls_ctx *c = run->b;
 	const struct ls_opts *o = &c->o;
 	char buf[256];
 	int i;
 
-	rtp_json_begin_object(j, "params");
 	json_names(j, "scenarios", o->scen, o->nscen, ls_scenario_names);
 	json_names(j, "protocols", o->proto, o->nproto, ls_protocol_names);
 	json_names(j, "kinds", o->kind, o->nkind, ls_kind_names);
@@ -108,7 +127,7 @@ static void write_params(const struct ls_ctx *c, struct rtp_json *j, const cpu_s
 		rtp_json_int(j, NULL, o->threads[i]);
 	rtp_json_end_array(j);
 	rtp_json_uint(j, "iterations", o->iterations);
-	rtp_json_double(j, "duration_s", (double)o->duration_ns / 1e9);
+	rtp_json_double(j, "duration_s", (double)o->co.duration_ns / 1e9);
 	rtp_json_string(j, "policy_rt", "fifo");
 	rtp_json_int(j, "priority", o->priority);
 	rtp_json_int(j, "cpu", o->cpu);
@@ -126,73 +145,86 @@ static void write_params(const struct ls_ctx *c, struct rtp_json *j, const cpu_s
 	rtp_json_uint(j, "spin_timeout_ns", o->spin_timeout_ns);
 	rtp_json_uint(j, "attempt_timeout_ns", o->attempt_timeout_ns);
 	rtp_json_int(j, "percpu_threads", o->percpu_threads);
-	rtp_json_bool(j, "mlockall", c->mlocked);
+	rtp_json_bool(j, "mlockall", run->mlocked);
 	rtp_json_int(j, "supervisor_priority", c->supervisor_prio);
 	rtp_json_bool(j, "test_break_lock", o->break_lock);
 	rtp_json_bool(j, "test_plant_deadlock", o->plant_deadlock);
 	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
-	rtp_json_end_object(j);
+}
 
-	rtp_json_begin_object(j, "load");
-	rtp_json_string(j, "name", o->load == LS_LOAD_CPU ? "cpu" : "none");
-	if (o->load == LS_LOAD_CPU) {
-		rtp_format_cpulist(load_cpus, buf, sizeof(buf));
-		rtp_json_string(j, "cpus", buf);
-		rtp_json_string(j, "policy", "other");
+/* Besides the --load label: the program's own --burners, when asked for. */
+static void json_load(struct rtp_run *run, struct rtp_json *j)
+{
+	const struct ls_ctx *c = run->b;
+	char buf[256];
+
+	rtp_json_string(j, "burners", c->o.burners == LS_BURNERS_CPU ? "cpu" : "none");
+	if (c->o.burners == LS_BURNERS_CPU) {
+		rtp_format_cpulist(&c->load_cpus, buf, sizeof(buf));
+		rtp_json_string(j, "burner_cpus", buf);
+		rtp_json_string(j, "burner_policy", "other");
 	}
+}
+
+static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+{
+	const struct ls_ctx *c = run->b;
+	int i;
+
+	for (i = 0; i < c->o.nscen; i++)
+		if (c->ran[c->o.scen[i]])
+			scenario_ops[c->o.scen[i]]->json_metrics(c, j);
+}
+
+static void json_events(struct rtp_run *run, struct rtp_json *j)
+{
+	const struct ls_ctx *c = run->b;
+
+	rtp_json_int(j, "abandoned_threads", c->abandoned);
+}
+
+static void json_extra(struct rtp_run *run, struct rtp_json *j)
+{
+	const struct ls_ctx *c = run->b;
+	int i;
+
+	rtp_json_begin_object(j, "scenarios");
+	for (i = 0; i < c->o.nscen; i++)
+		if (c->ran[c->o.scen[i]])
+			scenario_ops[c->o.scen[i]]->json_facts(c, j);
 	rtp_json_end_object(j);
 }
 
-static int skip(struct ls_ctx *c, struct rtp_result *res, bool have_json, int argc,
-		char **argv, const char *why)
+static int rt_prio(struct rtp_run *run)
 {
-	rtp_error("cannot measure here: %s", why);
-	if (!have_json)
-		return RTP_EXIT_SKIP;
-	return rtp_result_skip(res, LS_TOOL, argc, argv, &c->si, &c->wall_start, why, NULL, NULL);
+	const struct ls_ctx *c = run->b;
+
+	return ls_needs_rt(&c->o) ? c->o.priority : 0;
 }
 
-int lockstress_main(int argc, char **argv)
+static int setup(struct rtp_run *run, char *why, size_t len)
 {
-	struct rtp_result res;
-	struct rtp_verdict v;
-	struct ls_ctx *c;
-	struct load_arg *load_args = NULL;
-	cpu_set_t load_cpus, mainset;
-	bool have_json = false, ran[LS_NSCEN] = { false };
-	char why[512];
-	uint64_t end_ns;
-	int ret, i, code = RTP_EXIT_ERROR;
+	struct ls_ctx *c = run->b;
 
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		rtp_error("out of memory");
-		return RTP_EXIT_ERROR;
-	}
+	(void)why;
+	(void)len;
+	c->run = run;
 	/* mlockall(MCL_FUTURE) would lock a default 8 MiB stack per thread. */
 	pthread_attr_init(&c->attr);
 	pthread_attr_setstacksize(&c->attr, LS_STACK_BYTES);
-	ret = ls_parse(&c->o, argc, argv);
-	if (ret) {
-		code = ret == LS_HELP_SHOWN ? RTP_EXIT_PASS : ret;
-		goto out_free;
-	}
-	/* Signals first: the threads inherit the mask; only this thread takes them. */
-	if (rtp_run_begin(&c->sigs, &c->si, &c->wall_start, &res, c->o.json))
-		goto out_free;
-	have_json = c->o.json != NULL;
+	c->attr_set = true;
 	if (rtp_cpus_online(&c->online))
 		CPU_ZERO(&c->online);
-	if (ls_needs_rt(&c->o) && !rtp_can_rt(c->o.priority, why, sizeof(why))) {
-		code = skip(c, &res, have_json, argc, argv, why);
-		goto out_free;
-	}
-	if (c->o.mlock) {
-		ret = rtp_mlock_all(256 * 1024);
-		if (ret)
-			rtp_warn("mlockall: %s; page faults may add latency", strerror(-ret));
-		c->mlocked = !ret;
-	}
+	return 0;
+}
+
+static int run_scenarios(struct rtp_run *run)
+{
+	struct ls_ctx *c = run->b;
+	cpu_set_t mainset;
+	uint64_t end_ns;
+	int ret, i;
+
 	/* Keep this (SCHED_OTHER) supervisor off the CPU of the one-CPU scenarios. */
 	mainset = c->online;
 	CPU_CLR(c->o.cpu, &mainset);
@@ -215,99 +247,124 @@ int lockstress_main(int argc, char **argv)
 		else
 			c->supervisor_prio = s.priority;
 	}
-	load_args = load_start(c, &load_cpus);
+	c->load_args = load_start(c, &c->load_cpus);
 
-	c->start_ns = ls_now();
+	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
+	run->stopped_by = "end";
 	for (i = 0; i < c->o.nscen && !ls_stopped(c) && !c->abandoned; i++) {
 		const struct ls_scenario_ops *ops = scenario_ops[c->o.scen[i]];
 
 		ret = ops->run(c);
-		ran[c->o.scen[i]] = true;
+		if (c->start_failed) {
+			/* a thread could not start (said): the run is not what was asked */
+			load_stop(c);
+			return RTP_EXIT_ERROR;
+		}
+		c->ran[c->o.scen[i]] = true;
 		if (ret)
 			rtp_error("%s: %s", ops->name, strerror(-ret));
 	}
-	end_ns = ls_now();
+	end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	load_stop(c);
-	free(load_args);
+	if (c->signal)
+		run->stopped_by = "signal";
+	run->duration_s = (double)(end_ns - c->start_ns) / 1e9;
+	return 0;
+}
 
-	memset(&v, 0, sizeof(v));
-	v.status = RTP_PASS;
+static void decide(struct rtp_run *run, struct rtp_verdict *v)
+{
+	struct ls_ctx *c = run->b;
+	int i;
+
 	for (i = 0; i < c->o.nscen; i++) {
 		const struct ls_scenario_ops *ops = scenario_ops[c->o.scen[i]];
 		char reason[256] = "";
-		size_t l = strlen(v.reason);
+		size_t l = strlen(v->reason);
 
-		if (!ran[c->o.scen[i]])
+		if (!c->ran[c->o.scen[i]])
 			continue;
-		ops->verdict(c, &v, reason, sizeof(reason));
+		ops->verdict(c, v, reason, sizeof(reason));
 		if (*reason)
-			snprintf(v.reason + l, sizeof(v.reason) - l, "%s%s", l ? "; " : "", reason);
+			snprintf(v->reason + l, sizeof(v->reason) - l, "%s%s", l ? "; " : "", reason);
 	}
 	if (c->abandoned) {
-		size_t l = strlen(v.reason);
+		size_t l = strlen(v->reason);
 
-		snprintf(v.reason + l, sizeof(v.reason) - l, "%s%d threads stuck and left behind",
+		snprintf(v->reason + l, sizeof(v->reason) - l, "%s%d threads stuck and left behind",
 			 l ? "; " : "", c->abandoned);
-		rtp_verdict_check(&v, "threads left stuck", "==", 0, c->abandoned, "threads");
+		rtp_verdict_check(v, "threads left stuck", "==", 0, c->abandoned, "threads");
 	}
 	if (c->signal) {
-		size_t l = strlen(v.reason);
+		size_t l = strlen(v->reason);
 
-		snprintf(v.reason + l, sizeof(v.reason) - l, "%sstopped early by SIG%s",
+		snprintf(v->reason + l, sizeof(v->reason) - l, "%sstopped early by SIG%s",
 			 l ? "; " : "", sigabbrev_np(c->signal));
 	}
+}
 
-	printf("\n%s: %.3f s, kernel %s (preempt %s), %d CPUs%s%s\n", LS_TOOL,
-	       (double)(end_ns - c->start_ns) / 1e9, c->si.kernel_release, c->si.preempt,
-	       c->si.cpus_online, c->si.virtualized ? ", virtualized" : "",
-	       c->nload ? ", load: cpu burners" : "");
+static void summary(struct rtp_run *run, const struct rtp_verdict *v)
+{
+	struct ls_ctx *c = run->b;
+	int i;
+
+	(void)v;
+	printf("\n%s: %.3f s, kernel %s (preempt %s), %d CPUs%s%s\n", LS_TOOL, run->duration_s,
+	       run->si.kernel_release, run->si.preempt, run->si.cpus_online,
+	       run->si.virtualized ? ", virtualized" : "", c->nload ? ", burners: cpu" : "");
 	for (i = 0; i < c->o.nscen; i++)
-		if (ran[c->o.scen[i]])
+		if (c->ran[c->o.scen[i]])
 			scenario_ops[c->o.scen[i]]->print(c);
-	printf("\nverdict: %s: %s\n", rtp_status_name(v.status), v.reason);
-	fflush(stdout);
+	printf("\n");
+}
 
-	if (have_json) {
-		struct rtp_json *j = &res.json;
+static void teardown(struct rtp_run *run)
+{
+	struct ls_ctx *c = run->b;
+	int i;
 
-		rtp_result_header(&res, LS_TOOL, argc, argv, &c->si, &c->wall_start);
-		write_params(c, j, &load_cpus);
-		rtp_json_begin_array(j, "metrics");
-		for (i = 0; i < c->o.nscen; i++)
-			if (ran[c->o.scen[i]])
-				scenario_ops[c->o.scen[i]]->json_metrics(c, j);
-		rtp_json_end_array(j);
-		rtp_json_begin_object(j, "events");
-		rtp_json_string(j, "stopped_by", c->signal ? "signal" : "end");
-		if (c->signal)
-			rtp_json_string(j, "signal", sigabbrev_np(c->signal));
-		rtp_json_int(j, "abandoned_threads", c->abandoned);
-		rtp_json_end_object(j);
-		rtp_json_begin_object(j, "scenarios");
-		for (i = 0; i < c->o.nscen; i++)
-			if (ran[c->o.scen[i]])
-				scenario_ops[c->o.scen[i]]->json_facts(c, j);
-		rtp_json_end_object(j);
-		have_json = false;
-		ret = rtp_result_commit(&res, (double)(end_ns - c->start_ns) / 1e9, &v);
-		if (ret) {
-			rtp_error("--json %s: cannot write: %s", c->o.json, strerror(-ret));
-			v.status = RTP_ERROR;
-		}
-	}
-	code = rtp_status_exit(v.status);
 	if (c->abandoned) {
 		/* Threads are stuck in a lock that lives in memory they use: leave now. */
 		fflush(stdout);
 		fflush(stderr);
-		_exit(code);
+		_exit(run->code);
 	}
+	if (!c->attr_set)
+		return;
+	free(c->load_args);
 	for (i = 0; i < LS_NSCEN; i++)
 		scenario_ops[i]->destroy(c);
-out_free:
-	if (have_json)
-		rtp_result_abort(&res);
 	pthread_attr_destroy(&c->attr);
-	free(c);
-	return code;
+}
+
+const struct rtp_bench_ops ls_ops = {
+	.tool = LS_TOOL,
+	.synopsis = ls_synopsis,
+	.help = ls_help,
+	.epilog = ls_epilog,
+	.duration_help = "1s per case of contention, percpu and spin-preempt",
+	.shortopts = ls_shortopts,
+	.longopts = ls_longopts,
+	.state_size = sizeof(struct ls_ctx),
+	.opts_offset = offsetof(struct ls_ctx, o),
+	.co_offset = offsetof(struct ls_opts, co),
+	.defaults = ls_defaults,
+	.option = ls_option,
+	.check = ls_check,
+	.rt_prio = rt_prio,
+	.setup = setup,
+	.run = run_scenarios,
+	.decide = decide,
+	.summary = summary,
+	.teardown = teardown,
+	.params = json_params,
+	.load = json_load,
+	.metrics = json_metrics,
+	.events = json_events,
+	.extra = json_extra,
+};
+
+int lockstress_main(int argc, char **argv)
+{
+	return rtp_run_tool(&ls_ops, argc, argv);
 }

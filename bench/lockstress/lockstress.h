@@ -9,9 +9,12 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "driver.h"
+#include "gate.h"
 #include "hist.h"
 #include "json.h"
 #include "result.h"
+#include "run.h"
 #include "sysinfo.h"
 
 #define LS_TOOL "rtproof-lockstress"
@@ -24,7 +27,7 @@ enum ls_scenario {
 };
 enum ls_protocol { LS_PROTO_NONE, LS_PROTO_INHERIT, LS_PROTO_PROTECT, LS_NPROTO };
 enum ls_kind { LS_MUTEX, LS_PI_MUTEX, LS_SPIN, LS_RWLOCK, LS_RWLOCK_WRITER, LS_NKIND };
-enum ls_load { LS_LOAD_NONE, LS_LOAD_CPU };
+enum ls_burners { LS_BURNERS_NONE, LS_BURNERS_CPU };
 
 extern const char *const ls_scenario_names[LS_NSCEN];
 extern const char *const ls_protocol_names[LS_NPROTO];
@@ -33,6 +36,7 @@ extern const char *const ls_kind_names[LS_NKIND];
 #define LS_MAX_TLIST 8
 
 struct ls_opts {
+	struct rtp_common co;		/* -D (per case), -q, --json, --load, --no-mlockall */
 	int nscen;
 	int scen[LS_NSCEN];		/* in the order given, no repeats */
 	int nproto;
@@ -42,7 +46,6 @@ struct ls_opts {
 	int nthr;
 	int threads[LS_MAX_TLIST];	/* contention thread counts */
 	uint64_t iterations;		/* inversion (per protocol) and pi-chain */
-	uint64_t duration_ns;		/* contention, percpu, spin-preempt: per case */
 	int priority;			/* the highest RT priority used */
 	int cpu;			/* the CPU of the one-CPU scenarios */
 	cpu_set_t cpus;			/* contention and percpu */
@@ -58,17 +61,19 @@ struct ls_opts {
 	uint64_t spin_timeout_ns;	/* spin-preempt: longest spin before backing off */
 	uint64_t attempt_timeout_ns;	/* rwlock-recursion: bound of each attempt */
 	int percpu_threads;		/* 0: two per CPU of 'cpus' */
-	enum ls_load load;
-	bool mlock;
-	bool quiet;
-	const char *json;
+	enum ls_burners burners;	/* --burners: the program's own CPU burners */
 	/* Test-only fault injection: the checks must catch these. */
 	bool break_lock;		/* contention/percpu: drop the lock before the update */
 	bool plant_deadlock;		/* pi-chain: the bottom also takes the top's lock */
 };
 
-#define LS_HELP_SHOWN 5
-void ls_defaults(struct ls_opts *o);
+#define LS_HELP_SHOWN RTP_HELP_SHOWN
+void ls_defaults(void *o);
+int ls_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
+int ls_check(void *o);
+extern const struct option ls_longopts[];
+extern const char ls_shortopts[], ls_synopsis[], ls_help[], ls_epilog[];
+extern const struct rtp_bench_ops ls_ops;
 /* 0, LS_HELP_SHOWN, or an exit code after printing the error. */
 int ls_parse(struct ls_opts *o, int argc, char **argv);
 
@@ -93,19 +98,22 @@ struct ls_contention;
 struct ls_spinpreempt;
 struct ls_percpu;
 struct ls_rwrec;
+struct load_arg;
 
 struct ls_ctx {
 	struct ls_opts o;
+	struct rtp_run *run;		/* the driver's: signals, system facts, document */
 	int stop;			/* atomic: a signal asked the run to end */
 	int signal;			/* the signal taken, 0 if none */
-	sigset_t sigs;
 	pthread_attr_t attr;		/* every thread: a small stack (all of it is locked) */
+	bool attr_set;
 	int abandoned;			/* threads left stuck: exit with _exit() */
-	struct rtp_sysinfo si;
-	struct timespec wall_start;
+	bool start_failed;		/* atomic: a thread could not be started: exit 1 */
 	uint64_t start_ns;
 	cpu_set_t online;
-	bool mlocked;
+	cpu_set_t load_cpus;		/* where the --burners run */
+	struct load_arg *load_args;
+	bool ran[LS_NSCEN];
 	int supervisor_prio;		/* SCHED_FIFO priority of the main thread, 0: SCHED_OTHER */
 	int nload;
 	pthread_t *load_th;
@@ -118,9 +126,11 @@ struct ls_ctx {
 	struct ls_rwrec *rwr;
 };
 
+/* A signal asked the run to end, or a thread could not be started. */
 static inline bool ls_stopped(const struct ls_ctx *c)
 {
-	return __atomic_load_n(&c->stop, __ATOMIC_RELAXED);
+	return __atomic_load_n(&c->stop, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&c->start_failed, __ATOMIC_RELAXED);
 }
 
 #define LS_STACK_BYTES (512 * 1024)
@@ -139,6 +149,10 @@ void ls_sleep_until(uint64_t t_ns);
 bool ls_sleep_until_or(uint64_t t_ns, const int *stop1, const int *stop2);
 /* A CLOCK_REALTIME deadline timeout_ns from now, for the timed pthread calls. */
 struct timespec ls_rt_deadline(uint64_t timeout_ns);
+/* Timed locks: wait at most timeout_ns; 0 or the pthread error (ETIMEDOUT...). */
+int ls_mutex_lock_for(pthread_mutex_t *m, uint64_t timeout_ns);
+int ls_rwlock_rdlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns);
+int ls_rwlock_wrlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns);
 /* Opens /proc/thread-self/stat of the caller; ls_effective_prio() reads the
  * effective (boosted) RT priority from it: 1..99, 0 for non-RT, -1 on error. */
 int ls_open_self_stat(void);
@@ -152,6 +166,13 @@ int ls_mutex_init(pthread_mutex_t *m, int protocol, int ceiling, int type);
  */
 int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 		 int (*done)(void *arg), void *arg);
+/*
+ * Starts a scenario's thread through its start gate; when it cannot, says
+ * so in one line ("SCENARIO: cannot start WHAT: ..."), marks the run
+ * failed and opens the gate to leave.  0 or -errno.
+ */
+int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
+	     void *arg, const char *scenario, const char *what, int idx);
 /* Joins th before deadline_ns; a thread that does not end is abandoned. */
 int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns);
 /* splitmix64: per-acquisition checksum values and per-thread random numbers. */
@@ -162,15 +183,6 @@ static inline uint64_t ls_mix(uint64_t x)
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
 	return x ^ (x >> 31);
 }
-static inline uint64_t ls_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-/* "12.345 ms" */
-const char *ls_fmt(uint64_t ns, char *buf, size_t len);
 /* Writes one metric object: name, unit, extra fields by the callback, histogram. */
 void ls_json_metric_begin(struct rtp_json *j, const char *name);
 void ls_json_metric_end(struct rtp_json *j, const struct rtp_hist *h);

@@ -69,7 +69,7 @@ struct pc_run {
 	int var;
 	int stop __attribute__((aligned(64)));
 	struct ls_ctx *c;
-	pthread_barrier_t ready;
+	struct rtp_gate gate;
 	uint64_t start_ns;
 	struct pc_thr *t;
 	unsigned tick;			/* the migrator's state (supervisor only) */
@@ -90,16 +90,16 @@ static void pc_work(struct pc_thr *t)
 
 	ls_sleep_until(r->start_ns);
 	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
-		uint64_t t_req = ls_now(), t_acq, cnt;
+		uint64_t t_req = rtp_now_ns(CLOCK_MONOTONIC), t_acq, cnt;
 		int cpu = sched_getcpu();
 		struct pc_slot *s = r->var == PC_GLOBAL ? &r->global : slot_of(r, cpu);
 
 		if (r->var == PC_ATOMIC) {
 			__atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
-			t_acq = ls_now();
+			t_acq = rtp_now_ns(CLOCK_MONOTONIC);
 		} else {
 			pthread_mutex_lock(&s->m);
-			t_acq = ls_now();
+			t_acq = rtp_now_ns(CLOCK_MONOTONIC);
 			cnt = __atomic_load_n(&s->count, __ATOMIC_RELAXED);
 			if (broken)
 				pthread_mutex_unlock(&s->m);	/* the planted bug */
@@ -117,7 +117,7 @@ static void pc_work(struct pc_thr *t)
 		last = cpu;
 		ls_spin_wall(o->think_ns);
 	}
-	t->end_ns = ls_now();
+	t->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 }
 
 static void *pc_thread(void *arg)
@@ -127,10 +127,9 @@ static void *pc_thread(void *arg)
 
 	/* The whole set: the threads are meant to migrate. */
 	t->err = ls_thread_setup(-1, &r->c->o.cpus, r->c->o.policy, r->c->pcp->prio);
-	pthread_barrier_wait(&r->ready);
-	pthread_barrier_wait(&r->ready);
-	if (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+	if (rtp_gate_pass(&r->gate, t->err) && !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		pc_work(t);
+	rtp_run_wake(r->c->run);
 	return NULL;
 }
 
@@ -165,7 +164,7 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 	struct pc_var *v = &pc->v[var];
 	struct pc_run *r;
 	uint64_t deadline, end;
-	int i, ret = 0;
+	int i, ret = 0, started;
 
 	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
 	if (!r)
@@ -187,33 +186,31 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 	for (i = 0; i < pc->nslots; i++)
 		pthread_mutex_init(&r->slot[i].m, NULL);
 	pthread_mutex_init(&r->global.m, NULL);
-	pthread_barrier_init(&r->ready, NULL, (unsigned)pc->nthreads + 1);
+	rtp_gate_init(&r->gate);
 	for (i = 0; i < pc->nthreads; i++) {
 		r->t[i].r = r;
 		r->t[i].idx = i;
 		rtp_hist_init(&r->t[i].wait);
-		ret = pthread_create(&r->t[i].th, &c->attr, pc_thread, &r->t[i]);
-		if (ret) {
-			c->abandoned += i;
-			rtp_error("percpu: cannot start thread %d: %s", i, strerror(ret));
-			return -ret;
-		}
+		ret = ls_start(c, &r->gate, &r->t[i].th, pc_thread, &r->t[i], "percpu", "thread", i);
+		if (ret)
+			break;
 	}
-	pthread_barrier_wait(&r->ready);
-	for (i = 0; i < pc->nthreads; i++)
+	started = i;
+	rtp_gate_ready(&r->gate);
+	for (i = 0; i < started; i++)
 		if (r->t[i].err && !ret) {
 			ret = r->t[i].err;
 			rtp_error("percpu: thread %d: cannot set its CPUs and policy: %s", i,
 				  strerror(-ret));
 			__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		}
-	r->start_ns = ls_now() + START_DELAY_NS;
-	pthread_barrier_wait(&r->ready);
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	rtp_gate_open(&r->gate, !ret);
 	if (!ret)
-		ls_supervise(c, r->start_ns + c->o.duration_ns, 5000000ull, migrate, r);
+		ls_supervise(c, r->start_ns + c->o.co.duration_ns, 5000000ull, migrate, r);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
-	for (i = 0; i < pc->nthreads; i++)
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull + 10 * c->o.cs_ns + 10 * c->o.think_ns;
+	for (i = 0; i < started; i++)
 		if (ls_join(c, r->t[i].th, deadline))
 			rtp_error("percpu: %s, thread %d did not stop", var_names[var], i);
 	if (c->abandoned)
@@ -239,7 +236,7 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 	for (i = 0; i < pc->nslots; i++)
 		pthread_mutex_destroy(&r->slot[i].m);
 	pthread_mutex_destroy(&r->global.m);
-	pthread_barrier_destroy(&r->ready);
+	rtp_gate_destroy(&r->gate);
 	free(r->slot);
 	free(r->t);
 	free(r);
@@ -263,9 +260,9 @@ static int pc_run_fn(struct ls_ctx *c)
 		pc->nslots = 1;
 	pc->prio = c->o.priority > 10 ? c->o.priority - 10 : 1;
 	for (var = 0; var < PC_NVAR && !ls_stopped(c); var++) {
-		if (!c->o.quiet)
+		if (!c->o.co.quiet)
 			printf("percpu: %s, %d migrating threads, %.3f s...\n", var_names[var],
-			       pc->nthreads, (double)c->o.duration_ns / 1e9);
+			       pc->nthreads, (double)c->o.co.duration_ns / 1e9);
 		fflush(stdout);
 		ret = run_var(c, pc, var);
 		if (ret) {
@@ -291,7 +288,7 @@ static void pc_print(const struct ls_ctx *c)
 	rtp_format_cpulist(&c->o.cpus, cpus, sizeof(cpus));
 	printf("\npercpu: %d threads free to migrate over CPUs %s, %s, section %s, think %s%s\n",
 	       pc->nthreads, cpus, c->o.policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER",
-	       ls_fmt(c->o.cs_ns, a, sizeof(a)), ls_fmt(c->o.think_ns, b, sizeof(b)),
+	       rtp_format_ns(c->o.cs_ns, a, sizeof(a)), rtp_format_ns(c->o.think_ns, b, sizeof(b)),
 	       c->o.break_lock ? ", TEST: lock dropped before the update" : "");
 	printf("%-12s %14s %10s %10s %10s %11s %9s %12s %s\n", "variant", "updates/s", "p50 wait",
 	       "p99 wait", "max wait", "migrations", "moved in", "lost updates", "sum");
@@ -302,9 +299,9 @@ static void pc_print(const struct ls_ctx *c)
 			continue;
 		printf("%-12s %14.0f %10s %10s %10s %11llu %9llu %12llu %s\n", var_names[var],
 		       v->elapsed_s > 0 ? (double)v->ops / v->elapsed_s : 0.0,
-		       ls_fmt(rtp_hist_percentile(&v->all, 50), a, sizeof(a)),
-		       ls_fmt(rtp_hist_percentile(&v->all, 99), b, sizeof(b)),
-		       ls_fmt(v->all.max, d, sizeof(d)), (unsigned long long)v->migrations,
+		       rtp_format_ns(rtp_hist_percentile(&v->all, 50), a, sizeof(a)),
+		       rtp_format_ns(rtp_hist_percentile(&v->all, 99), b, sizeof(b)),
+		       rtp_format_ns(v->all.max, d, sizeof(d)), (unsigned long long)v->migrations,
 		       (unsigned long long)v->moved_in_section, (unsigned long long)v->lost,
 		       v->sum == v->ops ? "exact" : "MISMATCH");
 	}

@@ -69,7 +69,7 @@ struct pic_run {
 	int owner[MAXC];		/* atomic: thread index or -1 */
 	struct pic_thr t[MAXC + 1];
 	clockid_t clk[MAXC + 1];
-	pthread_barrier_t ready;
+	struct rtp_gate gate;
 	uint64_t start_ns;
 	uint64_t ok_round;		/* atomic */
 	int stop;			/* atomic: the watchdog fired */
@@ -82,14 +82,12 @@ static bool stopping(const struct pic_run *r)
 
 static int tlock(struct pic_run *r, struct pic_thr *t, int m)
 {
-	struct timespec dl;
 	int ret;
 
 	__atomic_store_n(&t->waiting_on, m, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->wait_since, ls_now(), __ATOMIC_RELEASE);
+	__atomic_store_n(&t->wait_since, rtp_now_ns(CLOCK_MONOTONIC), __ATOMIC_RELEASE);
 	/* Twice the watchdog: it fires first and sees the graph intact. */
-	dl = ls_rt_deadline(2 * r->c->o.watchdog_ns);
-	ret = pthread_mutex_timedlock(&r->m[m], &dl);
+	ret = ls_mutex_lock_for(&r->m[m], 2 * r->c->o.watchdog_ns);
 	if (!ret)
 		__atomic_store_n(&r->owner[m], t->idx, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->wait_since, 0, __ATOMIC_RELEASE);
@@ -154,7 +152,7 @@ static void bottom_loop(struct pic_run *r, struct pic_thr *t)
 			break;
 		if (tlock(r, t, me))
 			continue;
-		if (ls_now() - t0 < pc->step_ns)
+		if (rtp_now_ns(CLOCK_MONOTONIC) - t0 < pc->step_ns)
 			__atomic_store_n(&r->ok_round, k + 1, __ATOMIC_RELEASE);
 		ls_burn_cpu(o->hold_ns, NULL);
 		prio = ls_effective_prio(fd);
@@ -190,7 +188,7 @@ static void link_loop(struct pic_run *r, struct pic_thr *t)
 			continue;
 		}
 		ret = tlock(r, t, t->idx + 1);
-		acq = ls_now();
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		inter = t->idx ? 0 : interference(r, k, t0, acq);
 		if (!ret) {
 			ls_burn_cpu(LINK_CS_NS, NULL);
@@ -244,8 +242,7 @@ static void *pic_thread(void *arg)
 
 	t->err = ls_thread_setup(pc->cpu, NULL, SCHED_FIFO, prio);
 	rtp_prefault_stack(64 * 1024);
-	pthread_barrier_wait(&r->ready);
-	pthread_barrier_wait(&r->ready);
+	ok = rtp_gate_pass(&r->gate, t->err);
 	for (i = 0; i <= pc->n; i++)
 		ok &= !r->t[i].err;
 	if (ok && !stopping(r)) {
@@ -257,6 +254,7 @@ static void *pic_thread(void *arg)
 			link_loop(r, t);
 	}
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	rtp_run_wake(r->c->run);
 	return NULL;
 }
 
@@ -303,7 +301,7 @@ static int watchdog(void *arg)
 {
 	struct pic_run *r = arg;
 	struct ls_pichain *pc = r->pc;
-	uint64_t now = ls_now(), oldest = 0;
+	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), oldest = 0;
 	int i, who = -1;
 	bool all = true;
 
@@ -368,26 +366,37 @@ static int pic_run_fn(struct ls_ctx *c)
 		}
 		r->owner[i] = -1;
 	}
-	if (!c->o.quiet)
+	if (!c->o.co.quiet)
 		printf("pi-chain: %d threads, %llu iterations of %.3f s%s...\n", pc->n,
 		       (unsigned long long)c->o.iterations, (double)pc->period_ns / 1e9,
 		       c->o.plant_deadlock ? " (TEST: planted deadlock)" : "");
 	fflush(stdout);
-	pthread_barrier_init(&r->ready, NULL, (unsigned)pc->n + 2);
+	rtp_gate_init(&r->gate);
 	for (i = 0; i <= pc->n; i++) {
 		r->t[i].r = r;
 		r->t[i].idx = i;
 		r->t[i].waiting_on = -1;
-		ret = pthread_create(&r->t[i].th, &c->attr, pic_thread, &r->t[i]);
+		ret = ls_start(c, &r->gate, &r->t[i].th, pic_thread, &r->t[i], "pi-chain", "thread", i);
 		if (ret) {
-			c->abandoned += started;
-			pc->err = -ret;
+			pc->err = ret;
 			snprintf(pc->err_what, sizeof(pc->err_what), "start thread %d", i);
-			return -ret;
+			break;
 		}
 		started++;
 	}
-	pthread_barrier_wait(&r->ready);
+	rtp_gate_ready(&r->gate);
+	if (started <= pc->n) {
+		/* The gate opened to leave: the started threads return. */
+		for (i = 0; i < started; i++)
+			ls_join(c, r->t[i].th, rtp_now_ns(CLOCK_MONOTONIC) + 1000000000ull);
+		if (!c->abandoned) {
+			rtp_gate_destroy(&r->gate);
+			for (i = 0; i < pc->n; i++)
+				pthread_mutex_destroy(&r->m[i]);
+			free(r);
+		}
+		return ret;
+	}
 	for (i = 0; i <= pc->n; i++)
 		if (r->t[i].err && !pc->err) {
 			pc->err = r->t[i].err;
@@ -401,24 +410,24 @@ static int pic_run_fn(struct ls_ctx *c)
 			r->t[0].err = pc->err;	/* the threads see it and leave */
 		}
 	}
-	r->start_ns = ls_now() + START_DELAY_NS;
-	pthread_barrier_wait(&r->ready);
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	rtp_gate_open(&r->gate, !pc->err);
 	deadline = r->start_ns + (c->o.iterations + 1) * pc->period_ns + 2 * c->o.watchdog_ns;
 	if (!pc->err)
 		ls_supervise(c, deadline, TICK_NS, watchdog, r);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2 * c->o.watchdog_ns + pc->period_ns + 1000000000ull;
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2 * c->o.watchdog_ns + pc->period_ns + 1000000000ull;
 	for (i = 0; i <= pc->n; i++)
 		if (ls_join(c, r->t[i].th, deadline))
 			rtp_warn("pi-chain: thread %d did not end", i);
-	pc->duration_s = (double)(ls_now() - r->start_ns) / 1e9;
+	pc->duration_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	if (c->abandoned)
 		return 0;
-	pthread_barrier_destroy(&r->ready);
+	rtp_gate_destroy(&r->gate);
 	for (i = 0; i < pc->n; i++)
 		pthread_mutex_destroy(&r->m[i]);
 	free(r);
-	if (pc->err)
+	if (pc->err && !c->start_failed)	/* a thread's start failure was said already */
 		rtp_error("pi-chain: cannot %s: %s", pc->err_what, strerror(-pc->err));
 	return 0;
 }
@@ -435,30 +444,30 @@ static void pic_print(const struct ls_ctx *c)
 	for (i = 1; i < pc->n; i++)
 		printf(" > T%d %d", i, pc->prio[i]);
 	printf(", burner %d burns %s; bottom holds %s%s\n", pc->burner_prio,
-	       ls_fmt(c->o.burn_ns, a, sizeof(a)), ls_fmt(c->o.hold_ns, b, sizeof(b)),
+	       rtp_format_ns(c->o.burn_ns, a, sizeof(a)), rtp_format_ns(c->o.hold_ns, b, sizeof(b)),
 	       c->o.plant_deadlock ? " (TEST: planted deadlock)" : "");
 	if (!pc->wait.count)
 		printf("top's wait: no samples\n");
 	else
 		printf("top's wait from its release: p50 %s, p99 %s, max %s (bound %s); %llu valid, "
 		       "%llu skipped, %llu timeouts\n",
-		       ls_fmt(rtp_hist_percentile(&pc->wait, 50), a, sizeof(a)),
-		       ls_fmt(rtp_hist_percentile(&pc->wait, 99), b, sizeof(b)),
-		       ls_fmt(pc->wait.max, d, sizeof(d)), ls_fmt(pc->bound_ns, e, sizeof(e)),
+		       rtp_format_ns(rtp_hist_percentile(&pc->wait, 50), a, sizeof(a)),
+		       rtp_format_ns(rtp_hist_percentile(&pc->wait, 99), b, sizeof(b)),
+		       rtp_format_ns(pc->wait.max, d, sizeof(d)), rtp_format_ns(pc->bound_ns, e, sizeof(e)),
 		       (unsigned long long)pc->valid, (unsigned long long)pc->skipped,
 		       (unsigned long long)pc->timeouts);
 	if (pc->disturbed)
 		printf("%llu rounds not judged: other tasks took more than %s of the CPU; max of "
 		       "the others %s\n", (unsigned long long)pc->disturbed,
-		       ls_fmt(pc->disturb_ns, a, sizeof(a)), ls_fmt(pc->clean_max, b, sizeof(b)));
+		       rtp_format_ns(pc->disturb_ns, a, sizeof(a)), rtp_format_ns(pc->clean_max, b, sizeof(b)));
 	printf("boost propagated to the bottom (ran at priority %d) in %llu of %llu rounds\n",
 	       pc->prio[0], (unsigned long long)pc->propagated, (unsigned long long)pc->boost_reads);
 	if (pc->stalled)
 		printf("watchdog: %s after %s (watchdog %s): %s\n",
-		       pc->deadlock ? "DEADLOCK" : "STALLED CHAIN", ls_fmt(pc->detect_ns, a, sizeof(a)),
-		       ls_fmt(c->o.watchdog_ns, b, sizeof(b)), pc->graph);
+		       pc->deadlock ? "DEADLOCK" : "STALLED CHAIN", rtp_format_ns(pc->detect_ns, a, sizeof(a)),
+		       rtp_format_ns(c->o.watchdog_ns, b, sizeof(b)), pc->graph);
 	else
-		printf("watchdog: no lock wait exceeded %s\n", ls_fmt(c->o.watchdog_ns, a, sizeof(a)));
+		printf("watchdog: no lock wait exceeded %s\n", rtp_format_ns(c->o.watchdog_ns, a, sizeof(a)));
 }
 
 static void pic_json_metrics(const struct ls_ctx *c, struct rtp_json *j)

@@ -64,7 +64,7 @@ static struct rw_fact *add(struct ls_ctx *c, const char *test, const char *lock)
 static void finish(struct ls_ctx *c, struct rw_fact *f, int ret, uint64_t t0)
 {
 	f->ret = ret;
-	f->elapsed_ns = ls_now() - t0;
+	f->elapsed_ns = rtp_now_ns(CLOCK_MONOTONIC) - t0;
 	f->bounded = f->elapsed_ns <= c->o.attempt_timeout_ns + SLACK_NS;
 	if (!f->bounded)
 		c->rwr->overruns++;
@@ -95,12 +95,11 @@ struct writer_arg {
 static void *writer(void *arg)
 {
 	struct writer_arg *w = arg;
-	struct timespec dl = ls_rt_deadline(w->timeout_ns);
-	uint64_t t0 = ls_now();
+	uint64_t t0 = rtp_now_ns(CLOCK_MONOTONIC);
 
 	__atomic_store_n(&w->calling, 1, __ATOMIC_RELEASE);
-	w->ret = pthread_rwlock_timedwrlock(w->rw, &dl);
-	w->waited_ns = ls_now() - t0;
+	w->ret = ls_rwlock_wrlock_for(w->rw, w->timeout_ns);
+	w->waited_ns = rtp_now_ns(CLOCK_MONOTONIC) - t0;
 	if (!w->ret)
 		pthread_rwlock_unlock(w->rw);
 	return NULL;
@@ -112,7 +111,6 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 	struct writer_arg w = { 0 };
 	struct rw_fact *f = add(c, "read-recursion-writer-waiting", name);
 	pthread_rwlock_t rw;
-	struct timespec dl;
 	pthread_t th;
 	uint64_t t0;
 	int ret, held = 0, i;
@@ -129,20 +127,19 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 		c->rwr->errors++;
 		goto out_unlock;
 	}
-	t0 = ls_now();
-	while (!__atomic_load_n(&w.calling, __ATOMIC_ACQUIRE) && ls_now() - t0 < to)
-		ls_sleep_until(ls_now() + 1000000ull);
-	ls_sleep_until(ls_now() + 20000000ull);	/* the writer is now blocked in wrlock */
-	t0 = ls_now();
-	dl = ls_rt_deadline(to);
-	ret = pthread_rwlock_timedrdlock(&rw, &dl);
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
+	while (!__atomic_load_n(&w.calling, __ATOMIC_ACQUIRE) && rtp_now_ns(CLOCK_MONOTONIC) - t0 < to)
+		ls_sleep_until(rtp_now_ns(CLOCK_MONOTONIC) + 1000000ull);
+	ls_sleep_until(rtp_now_ns(CLOCK_MONOTONIC) + 20000000ull);	/* the writer is now blocked in wrlock */
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
+	ret = ls_rwlock_rdlock_for(&rw, to);
 	finish(c, f, ret, t0);
 	if (!ret)
 		held++;
 	for (i = 0; i < held; i++)
 		pthread_rwlock_unlock(&rw);
 	held = 0;
-	if (ls_join(c, th, ls_now() + w.timeout_ns + SLACK_NS)) {
+	if (ls_join(c, th, rtp_now_ns(CLOCK_MONOTONIC) + w.timeout_ns + SLACK_NS)) {
 		snprintf(f->writer, sizeof(f->writer), "stuck");
 		return;		/* the writer still uses rw: leave it */
 	}
@@ -160,7 +157,6 @@ static void same_thread(struct ls_ctx *c, const char *test, bool first_write, bo
 {
 	struct rw_fact *f = add(c, test, "rwlock");
 	pthread_rwlock_t rw;
-	struct timespec dl;
 	uint64_t t0;
 	int ret;
 
@@ -168,9 +164,9 @@ static void same_thread(struct ls_ctx *c, const char *test, bool first_write, bo
 		return;
 	if (first_write ? pthread_rwlock_wrlock(&rw) : pthread_rwlock_rdlock(&rw))
 		goto out;
-	t0 = ls_now();
-	dl = ls_rt_deadline(c->o.attempt_timeout_ns);
-	ret = second_write ? pthread_rwlock_timedwrlock(&rw, &dl) : pthread_rwlock_timedrdlock(&rw, &dl);
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
+	ret = second_write ? ls_rwlock_wrlock_for(&rw, c->o.attempt_timeout_ns) :
+			     ls_rwlock_rdlock_for(&rw, c->o.attempt_timeout_ns);
 	finish(c, f, ret, t0);
 	if (!ret)
 		pthread_rwlock_unlock(&rw);
@@ -183,16 +179,14 @@ static void mutex_relock(struct ls_ctx *c, const char *name, int protocol, int t
 {
 	struct rw_fact *f = add(c, "mutex-relock", name);
 	pthread_mutex_t m;
-	struct timespec dl;
 	uint64_t t0;
 	int ret;
 
 	if (!f || ls_mutex_init(&m, protocol, 0, type))
 		return;
 	pthread_mutex_lock(&m);
-	t0 = ls_now();
-	dl = ls_rt_deadline(c->o.attempt_timeout_ns);
-	ret = pthread_mutex_timedlock(&m, &dl);
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
+	ret = ls_mutex_lock_for(&m, c->o.attempt_timeout_ns);
 	finish(c, f, ret, t0);
 	if (!ret)
 		pthread_mutex_unlock(&m);
@@ -205,7 +199,7 @@ static int rw_run(struct ls_ctx *c)
 	c->rwr = calloc(1, sizeof(*c->rwr));
 	if (!c->rwr)
 		return -ENOMEM;
-	if (!c->o.quiet)
+	if (!c->o.co.quiet)
 		printf("rwlock-recursion: timed attempts of %.3f s each...\n",
 		       (double)c->o.attempt_timeout_ns / 1e9);
 	fflush(stdout);
@@ -238,13 +232,13 @@ static void rw_print(const struct ls_ctx *c)
 	if (!rw)
 		return;
 	printf("\nrwlock-recursion: second acquisition by the same thread, bounded by %s "
-	       "(a timeout is reported as deadlock)\n", ls_fmt(c->o.attempt_timeout_ns, a, sizeof(a)));
+	       "(a timeout is reported as deadlock)\n", rtp_format_ns(c->o.attempt_timeout_ns, a, sizeof(a)));
 	printf("%-30s %-36s %-9s %12s  %s\n", "test", "lock", "outcome", "returned in", "writer");
 	for (i = 0; i < rw->n; i++) {
 		const struct rw_fact *f = &rw->f[i];
 
 		printf("%-30s %-36s %-9s %12s  %s%s\n", f->test, f->lock, outcome(f->ret),
-		       ls_fmt(f->elapsed_ns, a, sizeof(a)), f->writer[0] ? f->writer : "-",
+		       rtp_format_ns(f->elapsed_ns, a, sizeof(a)), f->writer[0] ? f->writer : "-",
 		       f->bounded ? "" : " (OVERRAN its bound)");
 	}
 }

@@ -69,7 +69,7 @@ struct sp_run {
 	struct ls_ctx *c;
 	struct sp_var *v;
 	int var;
-	pthread_barrier_t ready;
+	struct rtp_gate gate;
 	uint64_t start_ns;
 	int stop;
 };
@@ -92,7 +92,7 @@ static bool sp_stop(const struct sp_run *r)
 static bool spin_acquire(struct sp_run *r, struct sp_thr *t)
 {
 	const uint64_t timeout = r->c->o.spin_timeout_ns;
-	uint64_t start = ls_now(), now;
+	uint64_t start = rtp_now_ns(CLOCK_MONOTONIC), now;
 	unsigned n = 0;
 	int expect;
 
@@ -105,7 +105,7 @@ static bool spin_acquire(struct sp_run *r, struct sp_thr *t)
 		__builtin_ia32_pause();
 		if (++n & 63)
 			continue;
-		now = ls_now();
+		now = rtp_now_ns(CLOCK_MONOTONIC);
 		if (now - start < timeout)
 			continue;
 		/* The holder cannot run while we spin above it: back off. */
@@ -119,9 +119,9 @@ static bool spin_acquire(struct sp_run *r, struct sp_thr *t)
 
 			clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 		}
-		start = ls_now();
+		start = rtp_now_ns(CLOCK_MONOTONIC);
 	}
-	now = ls_now();
+	now = rtp_now_ns(CLOCK_MONOTONIC);
 	if (now - start > t->longest_spin_ns)
 		t->longest_spin_ns = now - start;
 	return true;
@@ -143,15 +143,13 @@ static void sp_loop(struct sp_thr *t)
 			if (!spin_acquire(r, t))
 				break;
 		} else {
-			struct timespec dl = ls_rt_deadline(1000000000ull);
-
-			if (pthread_mutex_timedlock(&r->m, &dl)) {
+			if (ls_mutex_lock_for(&r->m, 1000000000ull)) {
 				t->timeouts++;
 				rel += period;
 				continue;
 			}
 		}
-		acq = ls_now();
+		acq = rtp_now_ns(CLOCK_MONOTONIC);
 		before = nivcsw();
 		ls_burn_cpu(SP_CS_NS, NULL);
 		if (nivcsw() != before)
@@ -163,7 +161,7 @@ static void sp_loop(struct sp_thr *t)
 		rtp_hist_record(&t->wait, acq - rel);
 		t->acq++;
 		rel += period;
-		now = ls_now();
+		now = rtp_now_ns(CLOCK_MONOTONIC);
 		if (now > rel) {
 			uint64_t k = (now - rel) / period + 1;
 
@@ -180,11 +178,10 @@ static void *sp_thread(void *arg)
 
 	t->err = ls_thread_setup(r->c->spp->cpu, NULL, SCHED_FIFO, t->prio);
 	rtp_prefault_stack(64 * 1024);
-	pthread_barrier_wait(&r->ready);
-	pthread_barrier_wait(&r->ready);
-	if (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+	if (rtp_gate_pass(&r->gate, t->err) && !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		sp_loop(t);
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	rtp_run_wake(r->c->run);
 	return NULL;
 }
 
@@ -193,7 +190,7 @@ static int run_variant(struct ls_ctx *c, struct ls_spinpreempt *sp, int var)
 	struct sp_var *v = &sp->v[var];
 	struct sp_run *r;
 	uint64_t deadline;
-	int i, ret = 0;
+	int i, ret = 0, started;
 
 	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
 	if (!r)
@@ -207,7 +204,7 @@ static int run_variant(struct ls_ctx *c, struct ls_spinpreempt *sp, int var)
 		free(r);
 		return ret;
 	}
-	pthread_barrier_init(&r->ready, NULL, SP_THREADS + 1);
+	rtp_gate_init(&r->gate);
 	for (i = 0; i < SP_THREADS; i++) {
 		struct sp_thr *t = &v->t[i];
 
@@ -215,31 +212,31 @@ static int run_variant(struct ls_ctx *c, struct ls_spinpreempt *sp, int var)
 		t->idx = i;
 		t->prio = c->o.priority - (SP_THREADS - 1) + i;
 		rtp_hist_init(&t->wait);
-		ret = pthread_create(&t->th, &c->attr, sp_thread, t);
+		ret = ls_start(c, &r->gate, &t->th, sp_thread, t, "spin-preempt", "thread", i);
 		if (ret) {
-			c->abandoned += i;
 			snprintf(sp->err_what, sizeof(sp->err_what), "start thread %d", i);
-			return -ret;
+			break;
 		}
 	}
-	pthread_barrier_wait(&r->ready);
-	for (i = 0; i < SP_THREADS; i++)
+	started = i;
+	rtp_gate_ready(&r->gate);
+	for (i = 0; i < started; i++)
 		if (v->t[i].err && !ret) {
 			ret = v->t[i].err;
 			snprintf(sp->err_what, sizeof(sp->err_what), "set SCHED_FIFO %d on CPU %d",
 				 v->t[i].prio, sp->cpu);
 			__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		}
-	r->start_ns = ls_now() + START_DELAY_NS;
-	pthread_barrier_wait(&r->ready);
+	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	rtp_gate_open(&r->gate, !ret);
 	if (!ret)
-		ls_supervise(c, r->start_ns + c->o.duration_ns, 100000000ull, NULL, NULL);
+		ls_supervise(c, r->start_ns + c->o.co.duration_ns, 100000000ull, NULL, NULL);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	deadline = ls_now() + 2000000000ull;
-	for (i = 0; i < SP_THREADS; i++)
+	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 2000000000ull;
+	for (i = 0; i < started; i++)
 		if (ls_join(c, v->t[i].th, deadline))
 			rtp_warn("spin-preempt: thread %d did not end", i);
-	v->elapsed_s = (double)(ls_now() - r->start_ns) / 1e9;
+	v->elapsed_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	if (c->abandoned)
 		return ret;
 	rtp_hist_init(&v->all);
@@ -255,7 +252,7 @@ static int run_variant(struct ls_ctx *c, struct ls_spinpreempt *sp, int var)
 			v->longest_spin_ns = t->longest_spin_ns;
 	}
 	v->ran = !ret;
-	pthread_barrier_destroy(&r->ready);
+	rtp_gate_destroy(&r->gate);
 	pthread_mutex_destroy(&r->m);
 	free(r);
 	return ret;
@@ -273,14 +270,15 @@ static int sp_run_fn(struct ls_ctx *c)
 	sp->cpu = c->o.cpu;
 	sp->bound_ns = (SP_THREADS - 1) * SP_CS_NS + ls_margin_ns(&c->o);
 	for (var = 0; var < SP_NVAR && !ls_stopped(c); var++) {
-		if (!c->o.quiet)
+		if (!c->o.co.quiet)
 			printf("spin-preempt: %s, %d SCHED_FIFO threads on CPU %d, %.3f s...\n",
-			       var_names[var], SP_THREADS, sp->cpu, (double)c->o.duration_ns / 1e9);
+			       var_names[var], SP_THREADS, sp->cpu, (double)c->o.co.duration_ns / 1e9);
 		fflush(stdout);
 		ret = run_variant(c, sp, var);
 		if (ret) {
 			sp->err = ret;
-			rtp_error("spin-preempt: cannot %s: %s", sp->err_what, strerror(-ret));
+			if (!c->start_failed)	/* that one was said already */
+				rtp_error("spin-preempt: cannot %s: %s", sp->err_what, strerror(-ret));
 			return 0;
 		}
 		if (c->abandoned)
@@ -299,9 +297,9 @@ static void sp_print(const struct ls_ctx *c)
 		return;
 	printf("\nspin-preempt: %d SCHED_FIFO threads on CPU %d, priorities %d..%d, periods %s + "
 	       "%s per thread, %s of CPU time in the lock, spin timeout %s\n", SP_THREADS, sp->cpu,
-	       c->o.priority - (SP_THREADS - 1), c->o.priority, ls_fmt(SP_PERIOD_NS, a, sizeof(a)),
-	       ls_fmt(SP_PERIOD_STEP, b, sizeof(b)), ls_fmt(SP_CS_NS, d, sizeof(d)),
-	       ls_fmt(c->o.spin_timeout_ns, e, sizeof(e)));
+	       c->o.priority - (SP_THREADS - 1), c->o.priority, rtp_format_ns(SP_PERIOD_NS, a, sizeof(a)),
+	       rtp_format_ns(SP_PERIOD_STEP, b, sizeof(b)), rtp_format_ns(SP_CS_NS, d, sizeof(d)),
+	       rtp_format_ns(c->o.spin_timeout_ns, e, sizeof(e)));
 	printf("%-9s %6s %9s %10s %10s %10s %10s %10s %10s\n", "lock", "prio", "acquired",
 	       "p50 wait", "p99 wait", "max wait", "longest spin", "backoffs", "preempted");
 	for (var = 0; var < SP_NVAR; var++) {
@@ -314,10 +312,10 @@ static void sp_print(const struct ls_ctx *c)
 
 			printf("%-9s %6d %9llu %10s %10s %10s %12s %10llu %10llu\n", var_names[var],
 			       t->prio, (unsigned long long)t->acq,
-			       ls_fmt(rtp_hist_percentile(&t->wait, 50), a, sizeof(a)),
-			       ls_fmt(rtp_hist_percentile(&t->wait, 99), b, sizeof(b)),
-			       ls_fmt(t->wait.max, d, sizeof(d)),
-			       var == SP_SPIN ? ls_fmt(t->longest_spin_ns, e, sizeof(e)) : "-",
+			       rtp_format_ns(rtp_hist_percentile(&t->wait, 50), a, sizeof(a)),
+			       rtp_format_ns(rtp_hist_percentile(&t->wait, 99), b, sizeof(b)),
+			       rtp_format_ns(t->wait.max, d, sizeof(d)),
+			       var == SP_SPIN ? rtp_format_ns(t->longest_spin_ns, e, sizeof(e)) : "-",
 			       (unsigned long long)t->backoffs,
 			       (unsigned long long)t->holder_preempted);
 		}

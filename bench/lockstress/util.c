@@ -58,8 +58,8 @@ void ls_spin_wall(uint64_t ns)
 
 	if (!ns)
 		return;
-	start = ls_now();
-	while (ls_now() - start < ns)
+	start = rtp_now_ns(CLOCK_MONOTONIC);
+	while (rtp_now_ns(CLOCK_MONOTONIC) - start < ns)
 		__asm__ __volatile__("" ::: "memory");
 }
 
@@ -74,7 +74,7 @@ void ls_sleep_until(uint64_t t_ns)
 bool ls_sleep_until_or(uint64_t t_ns, const int *stop1, const int *stop2)
 {
 	for (;;) {
-		uint64_t now = ls_now(), next;
+		uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), next;
 
 		if ((stop1 && __atomic_load_n(stop1, __ATOMIC_RELAXED)) ||
 		    (stop2 && __atomic_load_n(stop2, __ATOMIC_RELAXED)))
@@ -93,6 +93,27 @@ struct timespec ls_rt_deadline(uint64_t timeout_ns)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return rtp_ns_ts(rtp_ts_ns(&ts) + timeout_ns);
+}
+
+int ls_mutex_lock_for(pthread_mutex_t *m, uint64_t timeout_ns)
+{
+	struct timespec dl = ls_rt_deadline(timeout_ns);
+
+	return pthread_mutex_timedlock(m, &dl);
+}
+
+int ls_rwlock_rdlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns)
+{
+	struct timespec dl = ls_rt_deadline(timeout_ns);
+
+	return pthread_rwlock_timedrdlock(rw, &dl);
+}
+
+int ls_rwlock_wrlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns)
+{
+	struct timespec dl = ls_rt_deadline(timeout_ns);
+
+	return pthread_rwlock_timedwrlock(rw, &dl);
 }
 
 int ls_open_self_stat(void)
@@ -156,7 +177,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 		 int (*done)(void *arg), void *arg)
 {
 	for (;;) {
-		uint64_t now = ls_now(), wait = tick_ns;
+		uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), wait = tick_ns;
 		int ret;
 
 		if (done) {
@@ -170,7 +191,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 			return 0;
 		if (until_ns - now < wait)
 			wait = until_ns - now;
-		ret = rtp_signals_wait(&c->sigs, wait);
+		ret = rtp_run_wait(c->run, wait);
 		if (ret > 0) {
 			c->signal = ret;
 			__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
@@ -181,7 +202,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 
 int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns)
 {
-	uint64_t now = ls_now();
+	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC);
 	struct timespec ts = ls_rt_deadline(deadline_ns > now ? deadline_ns - now : 0);
 	int ret;
 
@@ -191,12 +212,6 @@ int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns)
 		return -ETIMEDOUT;
 	}
 	return -ret;
-}
-
-const char *ls_fmt(uint64_t ns, char *buf, size_t len)
-{
-	rtp_format_ns(ns, buf, len);
-	return buf;
 }
 
 void ls_json_metric_begin(struct rtp_json *j, const char *name)

@@ -6,7 +6,7 @@
 
 # 1024 x 3 at 48 kHz: P = 21.33 ms.
 P=21333334
-rtproof-audio --backend timer -p 1024 -n 3 -d 2 --dsp-load 30 --json "$TMP/d30.json" >"$TMP/out" 2>&1
+rtproof-audio --backend timer --period 1024 -n 3 -D 2 --dsp-load 30 --json "$TMP/d30.json" >"$TMP/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 2 ]
 ok $? "--dsp-load 30: a verdict (exit $rc)"
@@ -23,9 +23,29 @@ ok $? "it is CPU work, not sleep: user time $ut s of 2 s (30 % is 0.6 s)"
 grep -q 'DSP load 30.0 %: 6.400 ms of work per 21.333 ms period' "$TMP/out"
 ok $? "the summary states the work per period with units"
 
-rtproof-audio --backend timer -p 1024 -n 3 -d 1 --json "$TMP/d0.json" >/dev/null 2>&1
+rtproof-audio --backend timer --period 1024 -n 3 -D 1 --json "$TMP/d0.json" >/dev/null 2>&1
 jq_ok "$TMP/d0.json" ".metrics[2].percentiles[\"50\"] < 0.02 * $P and .resources.cpu_user_s < 0.2"
 ok $? "without --dsp-load the work is a copy: p50 under 2 % of the period"
+
+# 100 % at 64 x 2: every period's work fills the only period of margin, so
+# the write finds the xrun. The work is to blame, not the scheduler: one
+# lateness and one margin per wake-up (not a second, measured to the failed
+# write), and every xrun says so (cause "work-overran-margin").
+rtproof-audio --backend timer -D 1 --dsp-load 100 --json "$TMP/d100.json" >"$TMP/out100" 2>&1
+rc=$?
+[ $rc -eq 2 ] && jq_ok "$TMP/d100.json" '.events.xruns > 0'
+ok $? "--dsp-load 100 at 64 x 2: xruns, exit 2 (got $rc, $(jq .events.xruns "$TMP/d100.json") xruns)"
+jq_ok "$TMP/d100.json" '(.events.wakeups - .events.spurious_wakeups) as $w |
+	([.metrics[] | select(.name == "wakeup_lateness" or .name == "buffer_margin") | .count] == [$w, $w])'
+ok $? "one lateness and one margin per wake-up: $(jq -c '[.events.wakeups, .events.spurious_wakeups, (.metrics[] | select(.name == "wakeup_lateness" or .name == "buffer_margin") | .count)]' "$TMP/d100.json") (wake-ups, spurious, lateness, margin samples)"
+jq_ok "$TMP/d100.json" '.events.xrun_list | length > 0 and
+	all(.[]; .cause == "work-overran-margin" and .work_ns >= .margin_ns and .lateness_ns < .margin_ns + .work_ns)'
+ok $? "every xrun's cause is the work overrunning the margin: $(jq -c '[.events.xrun_list[].cause] | group_by(.) | map({(.[0]): length}) | add' "$TMP/d100.json")"
+jq_ok "$TMP/d100.json" '.events.xrun_causes["work-overran-margin"] == .events.xruns and
+	.events.xrun_causes["late-wakeup"] == 0 and .events.xrun_causes.device == 0'
+ok $? "the causes are counted: $(jq -c .events.xrun_causes "$TMP/d100.json")"
+grep -q "^verdict: fail: .*xruns.*work overran the margin" "$TMP/out100"
+ok $? "the verdict names the cause: $(grep '^verdict' "$TMP/out100")"
 
 # The sweep at 64 x 2 (P = 1.33 ms, 1 period of margin): 100 % cannot be
 # sustained, so the sweep must end at an xrun, at 100 % or below.

@@ -13,12 +13,12 @@ vm_fetch rt
 
 start=$(date +%s)
 "$VM" -q --kernel rt --clock tcg --module snd-aloop --timeout 90s --out "$TMP/vm" -- sh -c '
-	rtproof-audio -q -D hw:Loopback,0,0 --duplex hw:Loopback,1,0 -p 1024 -n 3 -d 2 --json /res/mmap.json
+	rtproof-audio -q --device hw:Loopback,0,0 --duplex hw:Loopback,1,0 --period 1024 -n 3 -D 2 --json /res/mmap.json
 	echo "mmap rc=$?"
-	rtproof-audio -q -D hw:Loopback,0,0 --duplex hw:Loopback,1,0 --access rw -p 1024 -n 3 -d 2 \
+	rtproof-audio -q --device hw:Loopback,0,0 --duplex hw:Loopback,1,0 --access rw --period 1024 -n 3 -D 2 \
 		--json /res/rw.json
 	echo "rw rc=$?"
-	rtproof-audio -q -D hw:Loopback,0,0 --duplex hw:Loopback,0,1 -p 1024 -n 3 -d 1.5 --json /res/no.json
+	rtproof-audio -q --device hw:Loopback,0,0 --duplex hw:Loopback,0,1 --period 1024 -n 3 -D 1.5 --json /res/no.json
 	echo "no rc=$?"
 	exit 0' >"$TMP/vm.out" 2>"$TMP/vm.err"
 rc=$?

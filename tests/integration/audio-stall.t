@@ -8,7 +8,7 @@
 
 # 256 frames x 2 periods at 48 kHz: P = 5.33 ms, B = 10.67 ms; stalls of 40 ms.
 S=40000000 P=5333334 B=10666667
-rtproof-audio --backend timer -p 256 -n 2 -d 3.4 --plant-stall 40ms,1s --json "$TMP/st.json" \
+rtproof-audio --backend timer --period 256 -n 2 -D 3.4 --plant-stall 40ms,1s --json "$TMP/st.json" \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc -eq 2 ]
@@ -34,6 +34,8 @@ ok $? "each xrun lasted the stall minus the buffered audio (29..45 ms)"
 jq_ok "$TMP/st.json" ".events as \$e | all(\$e.stall_list[]; $OVL | .[0] |
 	.lateness_ns >= \$s.duration_ns - $P - 1000000)"
 ok $? "the wake-up that found each xrun was late by at least the stall minus a period"
+jq_ok "$TMP/st.json" ".events as \$e | all(\$e.stall_list[]; $OVL | .[0].cause == \"late-wakeup\")"
+ok $? "each stall's xrun is put down to a late wake-up, not to the work: $(jq -c '[.events.xrun_list[].cause]' "$TMP/st.json")"
 jq_ok "$TMP/st.json" ".metrics[0].max >= $S - $P - 1000000 and
 	([.metrics[0].histogram.buckets[] | select(.[0] >= $S - $P - 1000000) | .[2]] | add) >= 3"
 ok $? "the lateness histogram holds the planted delays (>= 3 samples above 33.7 ms)"
@@ -47,7 +49,7 @@ jq -r '.events.xrun_list[] | "# xrun at \(.time_s) s, \(.duration_ns / 1e6) ms (
 
 # A stall longer than a period but shorter than the margin (256 x 8: P = 5.33
 # ms, 37 ms queued at each wake-up): seen as lateness, and no xrun invented.
-rtproof-audio --backend timer -p 256 -n 8 -d 1.2 --plant-stall 15ms,1s --json "$TMP/short.json" \
+rtproof-audio --backend timer --period 256 -n 8 -D 1.2 --plant-stall 15ms,1s --json "$TMP/short.json" \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 jq_ok "$TMP/short.json" ".events.stalls_planted == 1 and .events.xruns == 0 and
@@ -56,7 +58,7 @@ ok $? "a 15 ms stall against 37 ms of margin: lateness >= 8.7 ms, margin dips, n
 jq -r '"# short stall: worst wake-up \(.metrics[0].max / 1e6) ms, smallest margin \(.metrics[1].min / 1e6) ms"' "$TMP/short.json"
 
 # Capture, the mirror: a stall longer than the buffer is one overrun.
-rtproof-audio --backend timer -C -p 256 -n 2 -d 1.3 --plant-stall 40ms,1s --json "$TMP/cap.json" \
+rtproof-audio --backend timer -C --period 256 -n 2 -D 1.3 --plant-stall 40ms,1s --json "$TMP/cap.json" \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 jq_ok "$TMP/cap.json" ".params.stream == \"capture\" and .events.stalls_planted == 1 and

@@ -10,7 +10,7 @@
 # happen to a SCHED_FIFO thread without load, even on a shared VM whose
 # non-preemptible kernel has shown 30 ms wake-ups under others' builds.
 P=21333334 B=64000000
-rtproof-audio --backend timer -p 1024 -n 3 -d 3 --json "$TMP/idle.json" >"$TMP/out" 2>"$TMP/err"
+rtproof-audio --backend timer --period 1024 -n 3 -D 3 --json "$TMP/idle.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 ok $rc "unloaded 3 s run: exit 0 (no xruns)"
 [ $rc -eq 0 ] || { sed 's/^/#   /' "$TMP/out" "$TMP/err"; }
@@ -43,7 +43,7 @@ ok $? "the granted configuration is printed"
 grep -E 'lateness  |margin  |work time  ' "$TMP/out" | sed 's/^/# /'
 
 # The default 64 x 2 (2.67 ms) on this machine: figures only, xruns possible here.
-rtproof-audio -q -d 2 --json "$TMP/def.json" >"$TMP/out" 2>"$TMP/err"
+rtproof-audio -q -D 2 --json "$TMP/def.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 2 ]
 ok $? "default 64 frames x 2 periods: a verdict (exit $rc)"
@@ -57,7 +57,7 @@ fi
 diag "default: $(jq -r .verdict.reason "$TMP/def.json")"
 
 # SIGINT: a clean stop with a complete document.
-rtproof-audio --backend timer -p 1024 -n 3 -q --json "$TMP/sig.json" >"$TMP/out" 2>&1 &
+rtproof-audio --backend timer --period 1024 -n 3 -q --json "$TMP/sig.json" >"$TMP/out" 2>&1 &
 pid=$!
 sleep 1.2
 kill -INT $pid

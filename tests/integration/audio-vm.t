@@ -13,16 +13,16 @@ vm_fetch rt
 
 start=$(date +%s)
 "$VM" -q --kernel rt --clock tcg --module snd-dummy --timeout 90s --out "$TMP/vm" -- sh -c '
-	rtproof-audio -q -D hw:Dummy -p 512 -n 3 -d 2 --json /res/mmap.json; echo "mmap rc=$?"
-	rtproof-audio -q -D hw:Dummy -p 512 -n 3 -d 1 --access rw --json /res/rw.json; echo "rw rc=$?"
-	rtproof-audio -q -D hw:Dummy -C -p 512 -n 3 -d 1 --json /res/cap.json; echo "cap rc=$?"
-	rtproof-audio -D hw:Dummy -r 96000 -p 1000 -n 3 -d 0.5 --json /res/near.json >/res/near.txt
+	rtproof-audio -q --device hw:Dummy --period 512 -n 3 -D 2 --json /res/mmap.json; echo "mmap rc=$?"
+	rtproof-audio -q --device hw:Dummy --period 512 -n 3 -D 1 --access rw --json /res/rw.json; echo "rw rc=$?"
+	rtproof-audio -q --device hw:Dummy -C --period 512 -n 3 -D 1 --json /res/cap.json; echo "cap rc=$?"
+	rtproof-audio --device hw:Dummy --rate 96000 --period 1000 -n 3 -D 0.5 --json /res/near.json >/res/near.txt
 	echo "near rc=$?"
-	rtproof-audio -q -D hw:Dummy -p 256 -n 2 -d 2.4 --plant-stall 40ms,1s --json /res/stall.json
+	rtproof-audio -q --device hw:Dummy --period 256 -n 2 -D 2.4 --plant-stall 40ms,1s --json /res/stall.json
 	echo "stall rc=$?"
-	rtproof-audio -q -D hw:Dummy -p 1024 -n 3 -d 1.3 --plant-stall 100ms,1s --json /res/long.json
+	rtproof-audio -q --device hw:Dummy --period 1024 -n 3 -D 1.3 --plant-stall 100ms,1s --json /res/long.json
 	echo "long rc=$?"
-	rtproof-audio -q -D hw:NoSuchCard -d 1 --json /res/nocard.json; echo "nocard rc=$?"
+	rtproof-audio -q --device hw:NoSuchCard -D 1 --json /res/nocard.json; echo "nocard rc=$?"
 	exit 0' >"$TMP/vm.out" 2>"$TMP/vm.err"
 rc=$?
 took=$(( $(date +%s) - start ))

@@ -17,9 +17,9 @@ SIGS=(INT TERM HUP)
 # kill point in ms (a little past the natural end), and the consistency check.
 cmd_cyclic() { exec rtproof-cyclic -D 300ms -i 1000 -h 100 --histfile "$H" -q --json "$J"; }
 cmd_irqlat() { exec rtproof-irqlat --source user -D 300ms -q --json "$J"; }
-cmd_audio() { exec rtproof-audio -t 300ms -q --json "$J"; }
+cmd_audio() { exec rtproof-audio -D 300ms -q --json "$J"; }
 cmd_lockstress() { exec rtproof-lockstress --scenario percpu,pi-chain --iterations 1 -D 100ms -q --json "$J"; }
-declare -A late=([cyclic]=450 [irqlat]=450 [audio]=500 [lockstress]=1000)
+declare -A late=([cyclic]=450 [irqlat]=450 [audio]=500 [lockstress]=1500)
 # Checks every complete document must pass, then by why it stopped.
 consistent_cyclic='
 	(.metrics[-1].count == ([.metrics[:-1][].count] | add)) and
@@ -74,7 +74,7 @@ for b in cyclic irqlat audio lockstress; do
 		else
 			cv=consistent_$b
 			stop=$(jq -r .events.stopped_by "$J")
-			if [ "$stop" = signal ] && ! jq -e --arg s "$sig" '.events.signal == null or .events.signal == ("SIG" + $s) or .events.signal == $s' "$J" >/dev/null; then
+			if [ "$stop" = signal ] && ! jq -e --arg s "$sig" '.events.signal == ("SIG" + $s) or .events.signal == $s' "$J" >/dev/null; then
 				what="BAD: stopped_by signal, another signal named"
 			elif ! jq -e "${!cv}" "$J" >/dev/null 2>&1; then
 				what="BAD: stopped by $stop, counts inconsistent"

@@ -57,6 +57,22 @@ dd bs=96 count=1 <&3 >>/res/raw.bin 2>/dev/null
 exec 3<&-
 echo 4096 >/sys/module/rtproof_irqlat/parameters/queue_len
 rtproof-irqlat -q --source timerlat -l 1000 --json /res/tl.json >/res/tl.txt 2>&1; echo $? >/res/tl.rc
+# timerlat/0's scheduling as /proc/PID/stat shows it during a run (rt_priority, policy: 1 = FIFO)
+if grep -qw timerlat /sys/kernel/tracing/available_tracers 2>/dev/null; then
+	rtproof-irqlat -q --source timerlat -D 3s >/dev/null 2>&1 &
+	tp=$!
+	sleep 1
+	pid=$(ps -o pid,comm | awk '$2 == "timerlat/0" { print $1 }')
+	[ -n "$pid" ] && awk '{ print $40, $41 }' /proc/$pid/stat >/res/tl-sched.txt
+	wait $tp
+	rtproof-irqlat -q --source timerlat -D 3s --irq-prio 70 --json /res/tl-prio.json >/res/tl-prio.txt 2>&1 &
+	tp=$!
+	sleep 1
+	pid=$(ps -o pid,comm | awk '$2 == "timerlat/0" { print $1 }')
+	[ -n "$pid" ] && awk '{ print $40, $41 }' /proc/$pid/stat >/res/tl-prio-sched.txt
+	wait $tp
+	echo $? >/res/tl-prio.rc
+fi
 if command -v rtla >/dev/null && grep -qw timerlat /sys/kernel/tracing/available_tracers; then
 	rtla timerlat hist -d 1 -p 1000 -n -E 1000 -b 100 -P f:95 >/res/rtla.txt 2>&1
 	echo $? >/res/rtla.rc
@@ -173,6 +189,17 @@ for k in stock rt; do
 		rc=$?
 		ok $rc "$k: timerlat source: irq and thread latency ($(jq -r '.events | "\(.irq_samples) irq, \(.thread_samples) thread samples"' "$d/tl.json" 2>/dev/null))"
 		[ $rc -eq 0 ] || sed 's/^/# /' "$d/tl.txt" 2>/dev/null | tail -n 5
+		# The kernel thread raises itself to FIFO after it starts: the document
+		# must say what it ran at, as /proc showed it during the run.
+		read -r tprio tpol <"$d/tl-sched.txt" 2>/dev/null
+		[ "$tpol" = 1 ] && jq_ok "$d/tl.json" '.params.irq_thread | .found and .name == "timerlat/0"
+			and .policy == "fifo" and .priority == '"${tprio:-0}"
+		ok $? "$k: timerlat source reports its thread as $(jq -r '.params.irq_thread | "\(.name) \(.policy) \(.priority)"' "$d/tl.json" 2>/dev/null); /proc during a run: policy ${tpol:-?} (1 = FIFO) priority ${tprio:-?}"
+		read -r tprio tpol <"$d/tl-prio-sched.txt" 2>/dev/null
+		[ "$(cat "$d/tl-prio.rc" 2>/dev/null)" = 0 ] && [ "$tpol" = 1 ] && [ "$tprio" = 70 ] &&
+			jq_ok "$d/tl-prio.json" '.params.irq_thread | .policy == "fifo" and .priority == 70
+				and .priority_set and .original_policy == "fifo" and .original_priority == '"$(jq .params.irq_thread.priority "$d/tl.json" 2>/dev/null)"
+		ok $? "$k: timerlat --irq-prio 70 holds: /proc during the run: policy ${tpol:-?} priority ${tprio:-?}; document $(jq -c '.params.irq_thread | [.policy, .priority, .original_policy, .original_priority]' "$d/tl-prio.json" 2>/dev/null)"
 	else
 		skip "$k: timerlat source" "the guest kernel has no timerlat tracer"
 	fi

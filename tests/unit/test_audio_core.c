@@ -110,13 +110,13 @@ static void test_options(void)
 {
 	static const struct parse_case cases[] = {
 		{ { NULL }, 0 },
-		{ { "-p", "0", NULL }, 1 },
-		{ { "-p", "15", NULL }, 1 },
-		{ { "-p", "64", "-n", "3", NULL }, 0 },
+		{ { "--period", "0", NULL }, 1 },
+		{ { "--period", "15", NULL }, 1 },
+		{ { "--period", "64", "-n", "3", NULL }, 0 },
 		{ { "-n", "1", NULL }, 1 },
-		{ { "-r", "1", NULL }, 1 },
+		{ { "--rate", "1", NULL }, 1 },
 		{ { "--rate", "0", NULL }, 1 },
-		{ { "-r", "44100", NULL }, 0 },
+		{ { "--rate", "44100", NULL }, 0 },
 		{ { "-c", "0", NULL }, 1 },
 		{ { "-f", "FLOAT_LE", NULL }, 0 },
 		{ { "-f", "S17_XX", NULL }, 1 },
@@ -124,14 +124,14 @@ static void test_options(void)
 		{ { "-C", "--access", "rw", NULL }, 0 },
 		{ { "--access", "dma", NULL }, 1 },
 		{ { "--backend", "jack", NULL }, 1 },
-		{ { "-P", "99", NULL }, 1 },
-		{ { "-P", "0", NULL }, 1 },
-		{ { "-d", "0", NULL }, 1 },
-		{ { "-t", "1.5s", NULL }, 0 },
+		{ { "-p", "99", NULL }, 1 },
+		{ { "-p", "0", NULL }, 1 },
+		{ { "-D", "0", NULL }, 1 },
+		{ { "-D", "1.5s", NULL }, 0 },
 		{ { "--dsp-load", "101", NULL }, 1 },
 		{ { "--dsp-load", "37.5%", NULL }, 0 },
 		{ { "--dsp-load", "x", NULL }, 1 },
-		{ { "--sweep", "-d", "5s", NULL }, 1 },
+		{ { "--sweep", "-D", "5s", NULL }, 1 },
 		{ { "--sweep=0", NULL }, 1 },
 		{ { "--sweep=10", "--sweep-max", "50", NULL }, 0 },
 		{ { "--sweep", "--dsp-load", "98", NULL }, 1 },
@@ -139,7 +139,7 @@ static void test_options(void)
 		{ { "--plant-stall", "20ms,10ms", NULL }, 1 },
 		{ { "--plant-stall", "20ms", NULL }, 0 },
 		{ { "--plant-stall", "1s", NULL }, 1 },
-		{ { "-D", "", NULL }, 1 },
+		{ { "--device", "", NULL }, 1 },
 		{ { "extra", NULL }, 1 },
 		{ { "--bogus", NULL }, 1 },
 		{ { "--duplex", "hw:1", NULL }, 0 },
@@ -175,7 +175,7 @@ static void test_options(void)
 	   o.priority == 80 && !strcmp(o.device, "default") && o.access == AUDIO_ACCESS_MMAP &&
 	   o.format == SND_PCM_FORMAT_S16_LE && o.backend == AUDIO_BACKEND_AUTO && !o.capture,
 	   "defaults: 64 frames x 2, 48 kHz, 2 ch, S16_LE, mmap, FIFO 80, device default, auto");
-	parse((const char *const[]){ "-D", "hw:1", "-p", "128", "--plant-stall", "30ms,2s",
+	parse((const char *const[]){ "--device", "hw:1", "--period", "128", "--plant-stall", "30ms,2s",
 				      "--dsp-load", "12.5", "--capture", NULL }, &o);
 	ok(o.capture && !o.duplex && o.device_given && !strcmp(o.device, "hw:1") && o.period == 128 &&
 	   o.stall_ns == 30000000 && o.stall_every_ns == 2000000000ull && o.dsp_load_pct == 12.5,
@@ -215,6 +215,48 @@ static void test_dsp(void)
 	   best / 1e6);
 }
 
+/* 64 x 2 at 48 kHz: a period and the slack are both 1.333 ms. */
+static void test_xrun_cause(void)
+{
+	static const struct {
+		struct audio_xrun_facts f;
+		enum audio_xrun_cause want;
+		const char *what;
+	} t[] = {
+		{ { .by_write = true, .lateness_ns = 20000, .slack_ns = 1333334, .margin_ns = 1313334,
+		    .work_ns = 1340000 }, AUDIO_CAUSE_WORK,
+		  "in time (20 us), work 1.34 ms against 1.31 ms of margin: the work" },
+		{ { .by_write = true, .lateness_ns = 1400000, .slack_ns = 1333334, .margin_ns = 0,
+		    .work_ns = 5000 }, AUDIO_CAUSE_LATE_WAKEUP,
+		  "1.4 ms late against 1.33 ms of slack: the wake-up" },
+		{ { .by_write = true, .lateness_ns = 1333334, .slack_ns = 1333334, .margin_ns = 0,
+		    .work_ns = 0 }, AUDIO_CAUSE_LATE_WAKEUP, "late by exactly the slack: the wake-up" },
+		{ { .by_write = true, .lateness_ns = 500000, .slack_ns = 1333334, .margin_ns = 833334,
+		    .work_ns = 100000 }, AUDIO_CAUSE_DEVICE,
+		  "in time, 0.1 ms of work against 0.83 ms of margin: the device" },
+		{ { .lateness_ns = 40000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 9000000, .expected_dry_ns = 10000000, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_LATE_WAKEUP, "found at the wake-up, idle before the stop: the wake-up" },
+		{ { .lateness_ns = 2000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 10000000, .expected_dry_ns = 10000000, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_WORK, "found at the wake-up, the last work still running at the stop: the work" },
+		{ { .lateness_ns = 2000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 5000000, .expected_dry_ns = 11333335, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_DEVICE, "the device stopped more than a period before its audio ran out: the device" },
+		{ { .lateness_ns = 2000000, .slack_ns = 1333334, .stop_ns = 10000000,
+		    .busy_until_ns = 5000000, .expected_dry_ns = 11333334, .tolerance_ns = 1333334 },
+		  AUDIO_CAUSE_LATE_WAKEUP, "a period early at most (timestamp granularity): the wake-up" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ok(audio_xrun_cause(&t[i].f) == t[i].want, "xrun cause: %s (%s)", t[i].what,
+		   audio_cause_name(audio_xrun_cause(&t[i].f)));
+	ok(!strcmp(audio_cause_name(AUDIO_CAUSE_WORK), "work-overran-margin") &&
+	   !strcmp(audio_cause_name(AUDIO_CAUSE_LATE_WAKEUP), "late-wakeup") &&
+	   !strcmp(audio_cause_name(AUDIO_CAUSE_DEVICE), "device"), "cause names");
+}
+
 int main(void)
 {
 	test_conversions();
@@ -222,5 +264,6 @@ int main(void)
 	test_headline();
 	test_options();
 	test_dsp();
+	test_xrun_cause();
 	return tap_done();
 }

@@ -44,10 +44,10 @@ int main(void)
 		tap_skip(why, "the audio and stall threads need SCHED_FIFO");
 		return tap_done();
 	}
-	code = run((const char *const[]){ "--backend", "timer", "-p", "256", "-n", "2", "-d", "0.8",
+	code = run((const char *const[]){ "--backend", "timer", "--period", "256", "-n", "2", "-D", "0.8",
 					   "--plant-stall", "30ms,400ms", "-q", NULL });
 	ok(code == RTP_EXIT_FAIL, "planted stalls longer than the buffer: exit 2 (got %d)", code);
-	code = run((const char *const[]){ "--backend", "timer", "-p", "1024", "-n", "3", "-d", "0.5",
+	code = run((const char *const[]){ "--backend", "timer", "--period", "1024", "-n", "3", "-D", "0.5",
 					   "--dsp-load", "20", "-q", NULL });
 	ok(code == RTP_EXIT_PASS || code == RTP_EXIT_FAIL, "DSP load run: a verdict (got %d)", code);
 	code = run((const char *const[]){ "--backend", "timer", "--sweep=50", "--step-time", "0.2s",

@@ -190,7 +190,7 @@ static void test_opts(void)
 		struct irqlat_opts o;
 
 		irqlat_parse(&o, 1, argv);
-		ok(o.source == SRC_AUTO && o.interval_ns == 1000000 && o.duration_ns == 10000000000ull &&
+		ok(o.source == SRC_AUTO && o.interval_ns == 1000000 && o.co.duration_ns == 10000000000ull &&
 		   o.priority == 90 && o.cpu == -1 && !o.delay_set, "defaults: auto, 1 ms, 10 s, FIFO 90");
 	}
 }

@@ -168,7 +168,7 @@ static void test_options(void)
 		{ "--cpu 4095", ARGS("--cpu", "4095"), RTP_EXIT_ERROR },
 		{ "--cpus junk", ARGS("--cpus", "0-x"), RTP_EXIT_ERROR },
 		{ "--policy rr", ARGS("--policy", "rr"), RTP_EXIT_ERROR },
-		{ "--load io", ARGS("--load", "io"), RTP_EXIT_ERROR },
+		{ "--burners io", ARGS("--burners", "io"), RTP_EXIT_ERROR },
 		{ "--json ''", ARGS("--json", ""), RTP_EXIT_ERROR },
 		{ "--watchdog 1ms", ARGS("--watchdog", "1ms"), RTP_EXIT_ERROR },
 		{ "unknown option", ARGS("--frobnicate"), RTP_EXIT_ERROR },
@@ -191,7 +191,7 @@ static void test_options(void)
 	ok(o.nproto == 2 && o.proto[0] == LS_PROTO_INHERIT && o.proto[1] == LS_PROTO_PROTECT,
 	   "default protocols: inherit, protect");
 	ok(o.nkind == LS_NKIND && o.iterations == 20 && o.hold_ns == 20000000ull &&
-	   o.burn_ns == 300000000ull && o.quiet, "default kinds, iterations, hold, burn");
+	   o.burn_ns == 300000000ull && o.co.quiet, "default kinds, iterations, hold, burn");
 	is_u64(ls_margin_ns(&o), 10000000ull, "default margin: hold / 2");
 	ok(ls_needs_rt(&o), "inversion needs RT");
 
@@ -203,7 +203,7 @@ static void test_options(void)
 	ok(o.nproto == 3 && o.proto[0] == LS_PROTO_NONE, "--protocol all");
 	ok(o.nkind == 2 && o.kind[0] == LS_SPIN && o.kind[1] == LS_RWLOCK_WRITER, "--kind list");
 	ok(o.nthr == 2 && o.threads[0] == 3 && o.threads[1] == 6, "--threads list");
-	ok(o.hold_ns == 2000000ull && ls_margin_ns(&o) == 1000000ull && o.duration_ns == 250000000ull &&
+	ok(o.hold_ns == 2000000ull && ls_margin_ns(&o) == 1000000ull && o.co.duration_ns == 250000000ull &&
 	   o.read_share == 50, "--hold, --margin, -D, --read-share");
 	ok(!ls_needs_rt(&o), "percpu and rwlock-recursion under SCHED_OTHER need no RT");
 	ret = parse(&o, ARGS("--scenario", "contention", "--policy", "fifo"));
@@ -260,10 +260,10 @@ static void test_helpers(void)
 	uint64_t t0;
 
 	ok(ls_mix(1) != ls_mix(2) && ls_mix(7) == ls_mix(7), "ls_mix is a deterministic mix");
-	ok(!strcmp(ls_fmt(1500000, buf, sizeof(buf)), "1.500 ms"), "ls_fmt carries a unit: %s", buf);
-	t0 = ls_now();
+	ok(!strcmp(rtp_format_ns(1500000, buf, sizeof(buf)), "1.500 ms"), "rtp_format_ns carries a unit: %s", buf);
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
 	ls_spin_wall(2000000);
-	ok(ls_now() - t0 >= 2000000, "ls_spin_wall waits at least its time");
+	ok(rtp_now_ns(CLOCK_MONOTONIC) - t0 >= 2000000, "ls_spin_wall waits at least its time");
 	{
 		pthread_mutex_t m;
 

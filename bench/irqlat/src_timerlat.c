@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-irqlat source "timerlat": the kernel's timerlat tracer, through tracefs. */
+#include "irqlat_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/rtc.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "kconfig.h"
+#include "log.h"
+#include "rt.h"
+#include "run.h"
+#include "sysinfo.h"
+#include "../../kernel/module/rtproof_irqlat.h"
+
+static const char *find_tracefs(const struct irqlat_opts *o, char *buf, size_t len)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char p[512];
+	size_t i;
+
+	if (o->tracefs) {
+		snprintf(buf, len, "%s", o->tracefs);
+		return buf;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/available_tracers", roots[i]);
+		if (access(p, F_OK) == 0) {
+			snprintf(buf, len, "%s", roots[i]);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static void timerlat_probe(struct irqlat_run *r, char *why, size_t len)
+{
+	const struct irqlat_opts *o = &r->o;
+	char p[600], buf[4096];
+
+		why[0] = 0;
+	if (!find_tracefs(o, r->tracefs, sizeof(r->tracefs))) {
+		int k = rtp_kconfig_has(r->run->si.kernel_release, "CONFIG_TIMERLAT_TRACER");
+
+		if (k == 0)
+			snprintf(why, len, "tracer not available (kernel has no CONFIG_TIMERLAT_TRACER)");
+		else
+			snprintf(why, len, "tracefs not mounted (mount -t tracefs nodev /sys/kernel/tracing)%s",
+				 k == 1 ? "; the kernel has CONFIG_TIMERLAT_TRACER" : "");
+	} else {
+		int e;
+
+		snprintf(p, sizeof(p), "%s/available_tracers", r->tracefs);
+		e = -rtp_read_file(p, buf, sizeof(buf));
+		if (e) {
+			snprintf(why, len, "%s: %s%s", p, strerror(e),
+				 e == EACCES || e == EPERM ? " (run as root)" : "");
+		} else if (!strstr(buf, "timerlat")) {
+			snprintf(why, len, "tracer not available (kernel has no CONFIG_TIMERLAT_TRACER)");
+		} else {
+			snprintf(p, sizeof(p), "%s/current_tracer", r->tracefs);
+			e = -rtp_read_file(p, buf, sizeof(buf));
+			if (e)
+				snprintf(why, len, "%s: %s", p, strerror(e));
+			else if (strcmp(buf, "nop") && strcmp(buf, "timerlat"))
+				snprintf(why, len, "tracefs is busy: current_tracer is %s", buf);
+			else if (access(p, W_OK))
+				snprintf(why, len, "%s: not writable (run as root)", p);
+		}
+	}
+}
+
+static void tl_path(const struct irqlat_run *r, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", r->tracefs, name);
+}
+
+static int timerlat_setup(struct irqlat_run *r)
+{
+	char p[600], v[64];
+	int ret;
+
+	tl_path(r, "current_tracer", p, sizeof(p));
+	rtp_read_file(p, r->tl_saved_tracer, sizeof(r->tl_saved_tracer));
+	tl_path(r, "tracing_on", p, sizeof(p));
+	rtp_read_file(p, r->tl_saved_on, sizeof(r->tl_saved_on));
+	tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
+	rtp_read_file(p, r->tl_saved_period, sizeof(r->tl_saved_period));
+	tl_path(r, "osnoise/cpus", p, sizeof(p));
+	rtp_read_file(p, r->tl_saved_cpus, sizeof(r->tl_saved_cpus));
+	r->tl_touched = true;
+
+	tl_path(r, "current_tracer", p, sizeof(p));
+	ret = irqlat_write_str(p, "nop\n");
+	if (ret)
+		goto fail;
+	tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
+	ret = irqlat_write_u64(p, r->o.interval_ns / 1000);
+	if (ret)
+		goto fail;
+	if (r->o.cpu >= 0) {
+		tl_path(r, "osnoise/cpus", p, sizeof(p));
+		snprintf(v, sizeof(v), "%d\n", r->o.cpu);
+		ret = irqlat_write_str(p, v);
+		if (ret)
+			goto fail;
+	}
+	tl_path(r, "trace", p, sizeof(p));
+	ret = irqlat_write_str(p, "");
+	if (ret)
+		goto fail;
+	tl_path(r, "osnoise/per_cpu/cpu0/timerlat_fd", p, sizeof(p));
+	r->tl_user_offered = access(p, F_OK) == 0;
+	tl_path(r, "tracing_on", p, sizeof(p));
+	ret = irqlat_write_str(p, "1\n");
+	if (ret)
+		goto fail;
+	/* The tracer first: it cannot change while trace_pipe is open (EBUSY). */
+	tl_path(r, "current_tracer", p, sizeof(p));
+	ret = irqlat_write_str(p, "timerlat\n");
+	if (ret)
+		goto fail;
+	tl_path(r, "trace_pipe", p, sizeof(p));
+	r->fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r->fd < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	snprintf(r->err, sizeof(r->err), "timerlat: %s: %s", p, strerror(-ret));
+	return ret;
+}
+
+static void timerlat_teardown(struct irqlat_run *r)
+{
+	char p[600];
+
+	if (!r->tl_touched)
+		return;
+	if (r->fd >= 0) {
+		close(r->fd);	/* first: the tracer cannot change while it is open */
+		r->fd = -1;
+	}
+	tl_path(r, "current_tracer", p, sizeof(p));
+	if (irqlat_write_str(p, "nop\n"))
+		rtp_warn("%s: could not stop the timerlat tracer", p);
+	if (r->tl_saved_period[0]) {
+		tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
+		irqlat_write_str(p, r->tl_saved_period);
+	}
+	if (r->tl_saved_cpus[0]) {
+		tl_path(r, "osnoise/cpus", p, sizeof(p));
+		irqlat_write_str(p, r->tl_saved_cpus);
+	}
+	if (r->tl_saved_on[0]) {
+		tl_path(r, "tracing_on", p, sizeof(p));
+		irqlat_write_str(p, r->tl_saved_on);
+	}
+	if (r->tl_saved_tracer[0] && strcmp(r->tl_saved_tracer, "nop")) {
+		tl_path(r, "current_tracer", p, sizeof(p));
+		irqlat_write_str(p, r->tl_saved_tracer);
+	}
+	r->tl_touched = false;
+}
+
+/*
+ * timerlat's kernel thread is created as SCHED_OTHER and raises itself to
+ * SCHED_FIFO (95 in 6.1) when it first runs, after the set-up has looked
+ * it up: its scheduling is read again once its first sample has arrived
+ * (it has run by then).  An --irq-prio given for it was overwritten by
+ * that raise, so it is applied again here, the kernel's own setting taken
+ * as the original; the samples of the first batch ran at the kernel's.
+ */
+static void tl_thread_started(struct irqlat_run *r)
+{
+	struct irqlat_thread t;
+	char comm[32];
+
+	snprintf(comm, sizeof(comm), "timerlat/%d", r->o.cpu >= 0 ? r->o.cpu : 0);
+	if (irqlat_find_comm("/proc", comm, &t))
+		return;		/* gone: keep what the set-up saw */
+	if (r->thr.prio_set && t.pid == r->thr.pid) {
+		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = r->o.irq_prio };
+
+		t.prio_set = true;
+		if (rtp_sched_set(t.pid, &s) == 0) {
+			struct rtp_sched now;
+
+			if (rtp_sched_get(t.pid, &now) == 0) {
+				t.policy = now.policy;
+				t.priority = now.priority;
+			}
+		}
+	}
+	r->thr = t;
+}
+
+/*
+ * The trace is read without blocking, in batches every TL_BATCH_NS: a
+ * reader waiting on trace_pipe is woken through irq_work from inside the
+ * timer interrupt for every sample, and that self-interrupt would sit in
+ * front of the very thread latency being measured.
+ */
+#define TL_BATCH_NS 20000000ull
+
+static void *timerlat_reader(void *arg)
+{
+	struct irqlat_run *r = arg;
+	char buf[8192];
+	size_t have = 0;
+	bool thread_seen = false;
+
+	for (;;) {
+		ssize_t n;
+		char *line, *nl;
+
+		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+			break;
+		n = read(r->fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0) {
+			if (errno == EAGAIN) {
+				struct timespec ts = rtp_ns_ts(TL_BATCH_NS);
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			if (errno == EINTR)
+				continue;
+			r->reader_err = -errno;
+			r->reader_err_what = "read trace_pipe";
+			break;
+		}
+		have += (size_t)n;
+		buf[have] = 0;
+		line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			uint64_t seq, ns;
+			int ctx;
+
+			*nl = 0;
+			if (irqlat_parse_timerlat(line, &ctx, &seq, &ns)) {
+				if (ctx == 0) {
+					rtp_hist_record(&r->st.h[ST_IRQ], ns);
+				} else if (ctx == 1) {
+					rtp_hist_record(&r->st.h[ST_TOTAL], ns);
+					r->st.records++;
+				} else {
+					rtp_hist_record(&r->st.h[ST_USER], ns);
+				}
+			} else if (strstr(line, "LOST")) {
+				r->tl_lost_lines++;
+			}
+			line = nl + 1;
+		}
+		have = (size_t)(buf + have - line);
+		memmove(buf, line, have);
+		if (have >= sizeof(buf) - 1)
+			have = 0;	/* a line longer than the buffer: not timerlat's */
+		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
+		if (!thread_seen && r->st.records) {
+			thread_seen = true;
+			tl_thread_started(r);
+		}
+		if (r->o.loops && r->st.records >= r->o.loops)
+			break;
+	}
+	return NULL;
+}
+
+static void timerlat_summary(const struct irqlat_run *r)
+{
+	printf("user-return latency: %s\n", r->tl_user_offered ?
+	       "the kernel offers timerlat_fd; this version does not use it" :
+	       "not offered by this kernel (no osnoise/per_cpu/cpuN/timerlat_fd)");
+}
+
+static void timerlat_json_params(const struct irqlat_run *r, struct rtp_json *j)
+{
+	rtp_json_string(j, "tracefs", r->tracefs);
+	rtp_json_bool(j, "user_return_offered", r->tl_user_offered);
+}
+
+static void timerlat_json_events(const struct irqlat_run *r, struct rtp_json *j)
+{
+	rtp_json_uint(j, "irq_samples", r->st.h[ST_IRQ].count);
+	rtp_json_uint(j, "thread_samples", r->st.h[ST_TOTAL].count);
+	rtp_json_uint(j, "lost_lines", r->tl_lost_lines);
+}
+
+const struct irqlat_source_ops irqlat_timerlat_ops = {
+	.probe = timerlat_probe,
+	.setup = timerlat_setup,
+	.teardown = timerlat_teardown,
+	.reader = timerlat_reader,
+	.summary = timerlat_summary,
+	.json_params = timerlat_json_params,
+	.json_events = timerlat_json_events,
+};

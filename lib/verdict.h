@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTP_VERDICT_H
+#define RTP_VERDICT_H
+
+#include <stdbool.h>
+
+/* Exit codes shared by every program. */
+enum {
+	RTP_EXIT_PASS = 0,
+	RTP_EXIT_ERROR = 1,
+	RTP_EXIT_FAIL = 2,
+	RTP_EXIT_SKIP = 4,
+};
+
+enum rtp_status { RTP_PASS, RTP_FAIL, RTP_SKIP, RTP_ERROR };
+const char *rtp_status_name(enum rtp_status s);
+int rtp_status_exit(enum rtp_status s);
+
+#define RTP_MAX_CRITERIA 32
+struct rtp_criterion {
+	char name[64];		/* e.g. "max wakeup_latency" */
+	char op[4];		/* "<=", "==", ">=" */
+	double limit;
+	double observed;
+	char unit[16];
+	bool pass;
+};
+
+struct rtp_verdict {
+	enum rtp_status status;
+	char reason[512];
+	int ncriteria;
+	struct rtp_criterion criteria[RTP_MAX_CRITERIA];
+};
+
+/* Appends a criterion and folds its outcome into v->status. */
+void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
+		       double limit, double observed, const char *unit);
+
+#endif /* RTP_VERDICT_H */
