@@ -26,7 +26,12 @@ BIN := $(O)/bin
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-LIBEXEC := $(PREFIX)/lib/rtproof
+# The installed tree mirrors the source tree under $(RTP_HOME): scripts/
+# beside kernel/, so every script finds what it finds in the sources.
+RTP_HOME := $(PREFIX)/lib/rtproof
+LIBEXEC := $(RTP_HOME)/scripts
+DOCDIR := $(PREFIX)/share/doc/rtproof
+MANDIR := $(PREFIX)/share/man/man1
 
 CFLAGS ?= -O2 -g
 # snprintf truncation is how the code bounds text; the warning is noise.
@@ -213,12 +218,41 @@ DURATION ?= 30s
 run: all
 	RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof run --duration $(DURATION)
 
-# ---- install -----------------------------------------------------------
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXEC)
+# ---- man pages: from each program's --help (help2man), so they stay in step
+MANS := $(PROGS:$(BIN)/%=$(O)/man/%.1)
+MAN_NAME_rtproof := the rtproof suite: benches, suite runs, kernels in QEMU
+MAN_NAME_rtproof-cyclic := timer wake-up latency per CPU
+MAN_NAME_rtproof-irqlat := interrupt latency by stage, to user space
+MAN_NAME_rtproof-audio := audio xruns and their causes
+MAN_NAME_rtproof-lockstress := what lock choices mean for a real-time thread
+$(O)/man/%.1: $(BIN)/%
+	@mkdir -p $(@D)
+	$(call msg,MAN,$@)
+	$(Q)help2man --no-info --no-discard-stderr -N -n "$(MAN_NAME_$*)" -o $@ $<
+man: $(MANS)
+
+# ---- install: make install [PREFIX=/usr/local] [DESTDIR=] -------------------
+# bin/: the programs and the rtproof front end; $(RTP_HOME)/scripts: the
+# runners (rtproof run, vm, kernel, compare-kernels...) and their library;
+# $(RTP_HOME)/kernel: the VM's initramfs builder, the kernel configs and the
+# module's sources; the docs and the man pages.
+INST_SCRIPTS := $(filter-out scripts/rtproof scripts/rtproof-lib.sh,$(wildcard scripts/rtproof-*))
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(RTP_HOME)/kernel/vm \
+		$(DESTDIR)$(RTP_HOME)/kernel/config $(DESTDIR)$(RTP_HOME)/kernel/module \
+		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 755 $(filter-out scripts/rtproof,$(wildcard scripts/rtproof-* scripts/*.sh)) $(DESTDIR)$(LIBEXEC)/ 2>/dev/null || true
+	install -m 755 $(INST_SCRIPTS) $(DESTDIR)$(LIBEXEC)/
+	install -m 644 scripts/rtproof-lib.sh $(DESTDIR)$(LIBEXEC)/
 	$(if $(wildcard scripts/*.gp),install -m 644 $(wildcard scripts/*.gp) $(DESTDIR)$(LIBEXEC)/)
+	install -m 755 kernel/vm/init kernel/vm/mkinitramfs $(DESTDIR)$(RTP_HOME)/kernel/vm/
+	install -m 644 kernel/vm/test-lib.sh $(DESTDIR)$(RTP_HOME)/kernel/vm/
+	install -m 755 kernel/check-config $(DESTDIR)$(RTP_HOME)/kernel/
+	install -m 644 kernel/config/*.config $(DESTDIR)$(RTP_HOME)/kernel/config/
+	install -m 644 kernel/module/* $(DESTDIR)$(RTP_HOME)/kernel/module/
+	install -m 644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/
 	sed -i 's|^RTPROOF_LIBEXEC_DEFAULT=.*|RTPROOF_LIBEXEC_DEFAULT=$(LIBEXEC)|' $(DESTDIR)$(PREFIX)/bin/rtproof
 
 clean:
@@ -227,6 +261,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic bench-driver bench-signals bench-soak run install clean
+	bench-cyclic bench-driver bench-signals bench-soak run man install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -48,7 +48,7 @@ void rtp_run_usage(const struct rtp_bench_ops *ops, FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: %s [options]\n%s\n%s", ops->tool, ops->synopsis, ops->help);
+	fprintf(f, "Usage: %s [options]\n\n%s\nOptions:\n%s", ops->tool, ops->synopsis, ops->help);
 	for (i = 0; i < NCOMMON; i++) {
 		const struct rtp_common_opt *c = &common_opts[i];
 		char left[40];
@@ -319,20 +319,38 @@ static int write_document(struct rtp_run *r, const struct rtp_verdict *v)
 	return rtp_result_commit(&r->res, r->duration_s, v);
 }
 
-static void skip_params(struct rtp_json *j, const void *arg)
-{
-	struct rtp_run *r = (struct rtp_run *)arg;
-
-	r->ops->skip_params(r, j);
-}
-
+/*
+ * The document of a run that could not measure here: the header, the
+ * params the bench gives, the load label, no metrics, verdict skip with
+ * why as its reason.  Returns RTP_EXIT_SKIP; a write failure is said.
+ */
 static int skip(struct rtp_run *r, const char *why)
 {
+	struct rtp_verdict v = { .status = RTP_SKIP };
+	struct rtp_json *j = &r->res.json;
+	int ret;
+
 	if (!r->have_json)
 		return RTP_EXIT_SKIP;
 	r->have_json = false;
-	return rtp_result_skip(&r->res, r->ops->tool, r->argc, r->argv, &r->si, &r->wall_start, why,
-			       r->ops->skip_params ? skip_params : NULL, r);
+	snprintf(v.reason, sizeof(v.reason), "%s", why);
+	rtp_result_header(&r->res, r->ops->tool, r->argc, r->argv, &r->si, &r->wall_start);
+	rtp_json_begin_object(j, "params");
+	if (r->ops->skip_params)
+		r->ops->skip_params(r, j);
+	rtp_json_end_object(j);
+	rtp_json_begin_object(j, "load");
+	rtp_json_string(j, "name", r->co->load);
+	rtp_json_end_object(j);
+	rtp_json_begin_array(j, "metrics");
+	rtp_json_end_array(j);
+	ret = rtp_result_commit(&r->res, 0, &v);
+	if (ret) {
+		/* A skip document that cannot be written is an error (docs/reliability.md). */
+		rtp_error("--json %s: cannot write: %s", r->co->json, strerror(-ret));
+		return RTP_EXIT_ERROR;
+	}
+	return RTP_EXIT_SKIP;
 }
 
 static int begin(struct rtp_run *r)

@@ -116,30 +116,6 @@ void rtp_result_abort(struct rtp_result *r)
 	rtp_afile_abort(&r->file);
 }
 
-int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *const argv[],
-		    const struct rtp_sysinfo *si, const struct timespec *start, const char *why,
-		    void (*params)(struct rtp_json *j, const void *arg), const void *arg)
-{
-	struct rtp_verdict v = { .status = RTP_SKIP };
-	int ret;
-
-	snprintf(v.reason, sizeof(v.reason), "%s", why);
-	rtp_result_header(res, tool, argc, argv, si, start);
-	if (params) {
-		rtp_json_begin_object(&res->json, "params");
-		params(&res->json, arg);
-		rtp_json_end_object(&res->json);
-	}
-	rtp_json_begin_array(&res->json, "metrics");
-	rtp_json_end_array(&res->json);
-	ret = rtp_result_commit(res, 0, &v);
-	if (ret) {
-		rtp_error("--json %s: cannot write: %s", rtp_afile_name(&res->file), strerror(-ret));
-		return RTP_EXIT_ERROR;
-	}
-	return RTP_EXIT_SKIP;
-}
-
 struct bucket_ctx {
 	struct rtp_json *j;
 };

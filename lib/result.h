@@ -38,16 +38,6 @@ int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_
 void rtp_result_abort(struct rtp_result *r);
 
 /*
- * Completes an opened document as a skip: the header, a "params" object
- * filled by params() when it is not NULL, no metrics, verdict skip with
- * why as its reason.  Returns RTP_EXIT_SKIP, or RTP_EXIT_ERROR after printing
- * a write failure.
- */
-int rtp_result_skip(struct rtp_result *res, const char *tool, int argc, char *const argv[],
-		    const struct rtp_sysinfo *si, const struct timespec *start, const char *why,
-		    void (*params)(struct rtp_json *j, const void *arg), const void *arg);
-
-/*
  * Writes a histogram's figures into the current JSON object: count, min,
  * mean, max, stddev, percentiles, overflow and (if buckets) the non-empty
  * buckets as [lower, upper, count] with inclusive edges.

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-lib.sh: shell functions shared by the runners, sourced (POSIX sh,
+# busybox too): rtproof run and bench-cyclic on this machine, rtproof vm and
+# rtproof compare-kernels on the host, and the guest's /init (the
+# initramfs carries this file as /lib/rtproof-lib.sh).  One duration
+# grammar, the benches' own, and one place where loads are started.
+
+# The loads a runner can start beside a bench; a bench's --load NAME only
+# records the name.
+RTP_LOADS="none io hackbench mixed cpu"
+
+# rtp_load_known NAME: is NAME one of RTP_LOADS?
+rtp_load_known() {
+	case " $RTP_LOADS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# rtp_duration_ok T: the benches' grammar: a number, decimals allowed, with
+# an optional unit ns, us, ms, s, m, min, h or d (a bare number is seconds).
+rtp_duration_ok() {
+	printf '%s\n' "$1" | grep -Eq '^([0-9]+(\.[0-9]+)?|\.[0-9]+)(ns|us|ms|s|m|min|h|d)?$'
+}
+
+# rtp_duration_seconds T: T in whole seconds, rounded up (0 only for 0).
+rtp_duration_seconds() {
+	rtp_duration_ok "$1" || return 1
+	printf '%s\n' "$1" | awk '{
+		n = $0; u = $0; sub(/[a-z]+$/, "", n); sub(/^[0-9.]+/, "", u)
+		m = 1
+		if (u == "ns") m = 1e-9; else if (u == "us") m = 1e-6; else if (u == "ms") m = 1e-3
+		else if (u == "m" || u == "min") m = 60; else if (u == "h") m = 3600
+		else if (u == "d") m = 86400
+		s = n * m; i = int(s); if (i < s) i++; print i }'
+}
+
+# rtp_results_dir TOP: TOP/results in a source tree, else ./results (an
+# installed tree is not the place for results).
+rtp_results_dir() {
+	if [ -d "$1/results" ] && [ -w "$1/results" ]; then
+		echo "$1/results"
+	else
+		echo "$PWD/results"
+	fi
+}
+
+# ---- loads ------------------------------------------------------------------
+# rtp_load_start NAME: starts the load in the background, SCHED_OTHER, and
+# returns.  io: stress-ng's disk mix when it is installed, else dd to /tmp,
+# find and drop_caches loops; cpu: stress-ng on every CPU, else one busy
+# shell loop; hackbench: hackbench in a loop (RTP_HACKBENCH_ARGS, default
+# -g 4 -l 2000); mixed: io and hackbench.  With RTP_LOAD_MARKS set to a
+# directory, every completed round of a loop adds a line to
+# RTP_LOAD_MARKS/load.KIND (rtp_load_rounds prints the counts).
+RTP_LOAD_PIDS=
+# Each generator in a session of its own, so that stopping it ends its
+# children too (and nobody else's hackbench).
+_rtp_bg() { setsid "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"; }
+_rtp_mark() { [ -z "${RTP_LOAD_MARKS:-}" ] || echo >>"$RTP_LOAD_MARKS/load.$1"; }
+_rtp_loop() { # KIND PAUSE COMMAND...: the command again and again, each round
+	# marked, then PAUSE seconds (0: none)
+	_k=$1; _s=$2; shift 2
+	_rtp_bg sh -c 'k=$1; m=$2; s=$3; shift 3; while :; do "$@" >/dev/null 2>&1 || sleep 0.1;
+		[ -z "$m" ] || echo >>"$m/load.$k"; [ "$s" = 0 ] || sleep "$s"; done' \
+		sh "$_k" "${RTP_LOAD_MARKS:-}" "$_s" "$@"
+}
+_rtp_load_io() {
+	if command -v stress-ng >/dev/null 2>&1; then
+		_rtp_bg stress-ng --hdd 1 --iomix 1 --temp-path "${TMPDIR:-/tmp}" --timeout 0 --quiet
+		return
+	fi
+	_rtp_loop dd 0 sh -c 'dd if=/dev/zero of=/tmp/load.dd bs=64k count=256 2>/dev/null; rm -f /tmp/load.dd'
+	_rtp_loop find 0 sh -c 'find / -xdev >/dev/null 2>&1; find /sys >/dev/null 2>&1'
+	_rtp_loop drop_caches 1 sh -c 'echo 3 >/proc/sys/vm/drop_caches'
+}
+_rtp_load_hackbench() {
+	if ! command -v hackbench >/dev/null 2>&1; then
+		echo "rtproof: warning: --load: hackbench not found (Debian: rt-tests); the load runs without it" >&2
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	_rtp_loop hackbench 0 hackbench ${RTP_HACKBENCH_ARGS:--g 4 -l 2000}
+}
+rtp_load_start() {
+	RTP_LOAD_PIDS=
+	case $1 in
+	none) ;;
+	io) _rtp_load_io ;;
+	hackbench) _rtp_load_hackbench ;;
+	mixed) _rtp_load_io; _rtp_load_hackbench ;;
+	cpu)
+		if command -v stress-ng >/dev/null 2>&1; then
+			_rtp_bg stress-ng --cpu 0 --timeout 0 --quiet
+		else
+			_rtp_loop cpu 0 sh -c 'i=0; while [ $i -lt 10000 ]; do i=$((i + 1)); done'
+		fi ;;
+	*) echo "rtproof: error: --load $1: load must be one of: $RTP_LOADS" >&2; return 1 ;;
+	esac
+}
+
+# rtp_load_stop: ends what rtp_load_start started, each generator's whole
+# process group (its loop and the round it was running).
+rtp_load_stop() {
+	for _p in $RTP_LOAD_PIDS; do
+		kill -TERM -- "-$_p" 2>/dev/null || kill -TERM "$_p" 2>/dev/null
+	done
+	for _p in $RTP_LOAD_PIDS; do
+		wait "$_p" 2>/dev/null
+	done
+	RTP_LOAD_PIDS=
+	return 0
+}
+
+# rtp_load_rounds: "KIND ROUNDS" per line, from RTP_LOAD_MARKS.
+rtp_load_rounds() {
+	for _f in "${RTP_LOAD_MARKS:-/nonexistent}"/load.*; do
+		[ -f "$_f" ] && echo "${_f##*/load.} $(wc -l <"$_f" | tr -d ' ')"
+	done
+	return 0
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make install into a DESTDIR gives working commands, run from another
+# directory: the benches, rtproof run, rtproof vm and rtproof
+# compare-kernels (the VM ones when QEMU and the cached kernels are here),
+# the runners' library, kernel/vm, the docs and the man pages.
+. "$(dirname "$0")/tap.sh"
+
+D=$TMP/dest
+make -s -C "$RTPROOF_ROOT" install DESTDIR="$D" PREFIX=/usr >"$TMP/install.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/install.out" | tail -n 20
+ok $rc "make install DESTDIR=... PREFIX=/usr"
+for f in usr/bin/rtproof usr/bin/rtproof-cyclic usr/bin/rtproof-irqlat usr/bin/rtproof-audio \
+	usr/bin/rtproof-lockstress usr/lib/rtproof/scripts/rtproof-run usr/lib/rtproof/scripts/rtproof-vm \
+	usr/lib/rtproof/scripts/rtproof-kernel usr/lib/rtproof/scripts/rtproof-compare-kernels \
+	usr/lib/rtproof/scripts/rtproof-lib.sh usr/lib/rtproof/kernel/vm/init \
+	usr/lib/rtproof/kernel/vm/mkinitramfs usr/share/doc/rtproof/README.md \
+	usr/share/doc/rtproof/docs/options.md usr/share/man/man1/rtproof.1 \
+	usr/share/man/man1/rtproof-cyclic.1; do
+	[ -e "$D/$f" ] || missing="${missing:-} $f"
+done
+[ -z "${missing:-}" ]
+ok $? "the programs, the runners and their library, kernel/vm, the docs and man pages are there${missing:+ (missing:$missing)}"
+grep -q '^RTPROOF_LIBEXEC_DEFAULT=/usr/lib/rtproof/scripts$' "$D/usr/bin/rtproof"
+ok $? "the front end knows the installed scripts' directory"
+
+# From /tmp, with nothing of the source tree on the way.
+mkdir -p "$TMP/cwd"
+cd "$TMP/cwd" || exit 1
+env -u RTPROOF_BIN -u RTPROOF_ROOT PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	"$D/usr/bin/rtproof" cyclic -l 50 -q --json c.json >/dev/null 2>"$TMP/e1"
+ok $? "installed: rtproof cyclic runs ($(head -1 "$TMP/e1"))"
+env -u RTPROOF_BIN -u RTPROOF_ROOT PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	"$D/usr/bin/rtproof" run --duration 1s --benches cyclic,irqlat --load none --out run \
+	>"$TMP/run.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/run.out" | tail -n 10
+ok $rc "installed: rtproof run from another directory (exit $rc)"
+jq_ok run/cyclic.json '.tool == "rtproof-cyclic"' && jq_ok run/irqlat.json '.tool == "rtproof-irqlat"'
+ok $? "installed: rtproof run wrote its documents"
+
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	skip "installed rtproof vm" "qemu-system-x86_64 not installed"
+	skip "installed rtproof compare-kernels" "qemu-system-x86_64 not installed"
+elif ! "$D/usr/bin/rtproof" kernel path stock >/dev/null 2>&1; then
+	skip "installed rtproof vm" "no cached stock kernel (make kernels)"
+	skip "installed rtproof compare-kernels" "no cached stock kernel (make kernels)"
+else
+	env -u RTPROOF_BIN -u RTPROOF_ROOT PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		"$D/usr/bin/rtproof" vm -q --kernel stock --timeout 120s --out vm -- \
+		rtproof-cyclic -q -p 90 -l 100 --json /res/cyclic.json >"$TMP/vm.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/vm.out" | tail -n 10
+	jq_ok vm/cyclic.json '.metrics[-1].count == 100'
+	ok $([ $rc -eq 0 ] && [ $? -eq 0 ]; echo $?) "installed: rtproof vm boots and runs rtproof-cyclic (exit $rc)"
+	env -u RTPROOF_BIN -u RTPROOF_ROOT PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		"$D/usr/bin/rtproof" compare-kernels --ladder stock:full --loops 100 --load none \
+		--timeout 120s --out ladder >"$TMP/cmp.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/cmp.out" | tail -n 10
+	ok $rc "installed: rtproof compare-kernels runs one rung (exit $rc)"
+fi
+done_testing
