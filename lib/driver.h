@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,10 +38,18 @@ struct rtp_common {
 	const char *load;		/* --load NAME: a label, recorded only */
 	bool quiet;			/* -q/--quiet */
 	bool mlock;			/* --no-mlockall clears it */
+	/* Taken by the benches that ask (ops->takes): */
+	uint64_t loops;			/* -l/--loops N; 0: no limit (RTP_TAKES_LOOPS) */
+	uint64_t max_latency_ns;	/* --max-latency US; 0: no budget (RTP_TAKES_MAXLAT) */
 };
 
+/* The common options a bench takes besides the ones every bench takes. */
+#define RTP_TAKES_LOOPS		1u
+#define RTP_TAKES_MAXLAT	2u
+
 /* getopt codes of the common long-only options: benches use codes below 1000. */
-enum { RTP_OPT_JSON = 1000, RTP_OPT_LOAD, RTP_OPT_NOMLOCK, RTP_OPT_HELP, RTP_OPT_VERSION };
+enum { RTP_OPT_JSON = 1000, RTP_OPT_LOAD, RTP_OPT_NOMLOCK, RTP_OPT_HELP, RTP_OPT_VERSION,
+       RTP_OPT_MAXLAT };
 /* The common short options: cyclictest's letters. */
 #define RTP_COMMON_SHORTOPTS "D:q"
 /* What the parser returns after --help or --version. */
@@ -55,6 +64,7 @@ struct rtp_bench_ops {
 	const char *epilog;		/* the text after the common options (exit codes) */
 	const char *duration_help;	/* what -D does when not given; NULL: until a signal */
 	const char *shortopts;		/* the bench's own, getopt syntax, no leading ':' */
+	unsigned takes;			/* RTP_TAKES_*: the optional common options it takes */
 	const struct option *longopts;	/* the bench's own, NULL-terminated */
 	size_t state_size;		/* the bench's state, zeroed, 64-byte aligned */
 	size_t opts_offset;		/* where its options are in the state */
@@ -94,6 +104,19 @@ struct rtp_bench_ops {
 	void (*extra)(struct rtp_run *r, struct rtp_json *j);	/* top-level series and lists */
 	void (*resources)(struct rtp_run *r, struct rtp_json *j);	/* besides CPU time and RSS */
 };
+
+/*
+ * The options part of a bench's ops from its names: PFX_synopsis, _help,
+ * _epilog, _shortopts, _longopts, _defaults, _option and _check, its state
+ * type STATE holding its options as member o, of type OPTS holding the
+ * common ones as member co.
+ */
+#define RTP_BENCH_OPTIONS(pfx, STATE, OPTS)						\
+	.synopsis = pfx##_synopsis, .help = pfx##_help, .epilog = pfx##_epilog,		\
+	.shortopts = pfx##_shortopts, .longopts = pfx##_longopts,			\
+	.state_size = sizeof(STATE), .opts_offset = offsetof(STATE, o),			\
+	.co_offset = offsetof(OPTS, co), .defaults = pfx##_defaults,			\
+	.option = pfx##_option, .check = pfx##_check
 
 /* The run context: what every bench holds, no globals. */
 struct rtp_run {

@@ -157,7 +157,7 @@ static void print_config(const struct audio_run *r)
 		printf("  note: %s\n", r->backend_note);
 }
 
-static void summary(const struct audio_run *r)
+static void audio_summary(const struct audio_run *r)
 {
 	double secs = r->run->duration_s;
 	const struct audio_ctx *c = &r->c;
@@ -279,7 +279,7 @@ static void json_metric(struct rtp_json *j, const char *name, const struct rtp_h
 	rtp_json_end_object(j);
 }
 
-static void json_params(struct rtp_run *run, struct rtp_json *j)
+static void audio_json_params(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct audio_run *r = run->b;
 	const struct audio_opts *o = &r->o;
@@ -341,7 +341,7 @@ static void json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_bool(j, "mlockall", run->mlocked);
 }
 
-static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+static void audio_json_metrics(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct audio_run *r = run->b;
 	const struct audio_ctx *c = &r->c;
@@ -353,7 +353,7 @@ static void json_metrics(struct rtp_run *run, struct rtp_json *j)
 		json_metric(j, "roundtrip_latency", &c->roundtrip);
 }
 
-static void json_events(struct rtp_run *run, struct rtp_json *j)
+static void audio_json_events(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct audio_run *r = run->b;
 	const struct audio_opts *o = &r->o;
@@ -461,7 +461,7 @@ static void json_events(struct rtp_run *run, struct rtp_json *j)
 
 /* ---- verdict ------------------------------------------------------------ */
 
-static void decide(struct rtp_run *run, struct rtp_verdict *v)
+static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 {
 	const struct audio_run *r = run->b;
 	const struct audio_ctx *c = &r->c;
@@ -554,7 +554,7 @@ static void decide(struct rtp_run *run, struct rtp_verdict *v)
 	}
 }
 
-static void skip_params(struct rtp_run *run, struct rtp_json *j)
+static void audio_skip_params(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct audio_run *r = run->b;
 
@@ -623,14 +623,14 @@ static void progress(const struct audio_run *r, uint64_t now)
 	fflush(stdout);
 }
 
-static int rt_prio(struct rtp_run *run)
+static int audio_rt_prio(struct rtp_run *run)
 {
 	const struct audio_run *r = run->b;
 
 	return r->o.stall_ns ? 99 : r->o.priority;
 }
 
-static int setup(struct rtp_run *run, char *why, size_t len)
+static int audio_setup(struct rtp_run *run, char *why, size_t len)
 {
 	struct audio_run *r = run->b;
 	struct audio_ctx *c = &r->c;
@@ -691,7 +691,7 @@ struct watch_state {
 	uint64_t next_progress;
 };
 
-static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
+static const char *audio_watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
 {
 	struct watch_state *ws = arg;
 	struct audio_run *r = ws->r;
@@ -731,12 +731,12 @@ static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t 
 	return NULL;
 }
 
-static int run_audio(struct rtp_run *run)
+static int audio_audio(struct rtp_run *run)
 {
 	struct audio_run *r = run->b;
 	struct audio_ctx *c = &r->c;
 	struct watch_state ws = { .r = r };
-	struct rtp_watch w = { .check = watch, .arg = &ws, .tick_ns = TICK_NS };
+	struct rtp_watch w = { .check = audio_watch, .arg = &ws, .tick_ns = TICK_NS };
 	int ret, i, setup_err = 0;
 
 	rtp_gate_init(&c->gate);
@@ -831,13 +831,13 @@ static int run_audio(struct rtp_run *run)
 	return 0;
 }
 
-static void print_summary(struct rtp_run *run, const struct rtp_verdict *v)
+static void audio_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
 	(void)v;
-	summary(run->b);
+	audio_summary(run->b);
 }
 
-static void teardown(struct rtp_run *run)
+static void audio_teardown(struct rtp_run *run)
 {
 	struct audio_run *r = run->b;
 
@@ -850,28 +850,18 @@ static void teardown(struct rtp_run *run)
 
 const struct rtp_bench_ops audio_ops = {
 	.tool = TOOL,
-	.synopsis = audio_synopsis,
-	.help = audio_help,
-	.epilog = audio_epilog,
 	.duration_help = "until SIGINT/SIGTERM; with --sweep, its steps",
-	.shortopts = audio_shortopts,
-	.longopts = audio_longopts,
-	.state_size = sizeof(struct audio_run),
-	.opts_offset = offsetof(struct audio_run, o),
-	.co_offset = offsetof(struct audio_opts, co),
-	.defaults = audio_defaults,
-	.option = audio_option,
-	.check = audio_check,
-	.rt_prio = rt_prio,
-	.setup = setup,
-	.run = run_audio,
-	.decide = decide,
-	.summary = print_summary,
-	.teardown = teardown,
-	.params = json_params,
-	.skip_params = skip_params,
-	.metrics = json_metrics,
-	.events = json_events,
+	RTP_BENCH_OPTIONS(audio, struct audio_run, struct audio_opts),
+	.rt_prio = audio_rt_prio,
+	.setup = audio_setup,
+	.run = audio_audio,
+	.decide = audio_decide,
+	.summary = audio_print_summary,
+	.teardown = audio_teardown,
+	.params = audio_json_params,
+	.skip_params = audio_skip_params,
+	.metrics = audio_json_metrics,
+	.events = audio_json_events,
 };
 
 int audio_main(int argc, char **argv)

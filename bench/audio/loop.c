@@ -312,20 +312,10 @@ static int setup(struct audio_ctx *c)
 	struct rtp_sched s = { .policy = SCHED_FIFO, .priority = c->o->priority };
 	int ret;
 
-	if (c->audio_cpu >= 0) {
-		ret = rtp_pin_cpu(0, c->audio_cpu);
-		if (ret) {
-			c->err_what = "pin the audio thread to its CPU";
-			return ret;
-		}
-	}
-	ret = rtp_sched_set(0, &s);
-	if (ret) {
-		c->err_what = "set SCHED_FIFO";
+	ret = rtp_thread_setup(c->audio_cpu, NULL, &s, RTP_THREAD_TIMERSLACK, STACK_PREFAULT,
+			       &c->err_what);
+	if (ret)
 		return ret;
-	}
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	rtp_prefault_stack(STACK_PREFAULT);
 	/* Calibrate where the work will run: this CPU, this priority. */
 	ret = audio_dsp_calibrate(&c->dsp);
 	if (ret)

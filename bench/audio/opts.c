@@ -157,6 +157,7 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 	int ret;
 
 	(void)argc;
+	(void)argv;
 	switch (c) {
 	case OPT_DEVICE:
 		if (!*arg)
@@ -263,8 +264,6 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 		if (ret)
 			return bad(name, arg, "stall must be 1ns..900ms, every at least 1.5x the stall (20ms,1s)");
 		break;
-	default:
-		return rtp_opt_fail('?', argv);
 	}
 	return 0;
 }

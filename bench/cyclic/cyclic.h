@@ -20,7 +20,6 @@ struct cyclic_opts {
 	int policy;
 	uint64_t interval_ns;
 	uint64_t distance_ns;
-	uint64_t loops;			/* 0: until the duration or a signal */
 	int nthreads;			/* 0: one per CPU of 'cpus' */
 	cpu_set_t cpus;			/* threads are pinned round-robin over these */
 	bool main_affinity_set;
@@ -32,7 +31,6 @@ struct cyclic_opts {
 	uint64_t breaktrace_ns;		/* 0: off */
 	bool tracemark;
 	uint64_t spike_ns;		/* 0: off */
-	uint64_t max_latency_ns;	/* 0: no budget */
 	enum cyclic_timer timer;
 	bool relative;
 	bool test_stop_race;		/* test only: let the first stop signal land before a sleep */

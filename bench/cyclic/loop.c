@@ -94,29 +94,15 @@ static int setup(struct cyclic_thread *t)
 {
 	const struct cyclic_opts *o = t->sh->o;
 	struct rtp_sched s = { .policy = o->policy, .priority = o->priority };
-	int ret;
 
 	t->tid = rtp_gettid();
-	/* A deadline task's affinity must span its root domain: it runs unpinned. */
-	ret = o->policy == SCHED_DEADLINE ? 0 : rtp_pin_cpu(0, t->cpu);
-	if (ret) {
-		t->err_what = "pin to its CPU";
-		return ret;
-	}
 	if (o->policy == SCHED_DEADLINE) {
 		s.runtime_ns = o->interval_ns / 10 > 50000 ? o->interval_ns / 10 : 50000;
 		s.deadline_ns = o->interval_ns;
 		s.period_ns = o->interval_ns;
 	}
-	ret = rtp_sched_set(0, &s);
-	if (ret) {
-		t->err_what = "set its scheduling policy";
-		return ret;
-	}
-	/* SCHED_OTHER sleepers get 50 us of timer slack by default. */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	rtp_prefault_stack(STACK_PREFAULT);
-	return 0;
+	/* A deadline task's affinity must span its root domain: it runs unpinned (cpu -1). */
+	return rtp_thread_setup(t->cpu, NULL, &s, RTP_THREAD_TIMERSLACK, STACK_PREFAULT, &t->err_what);
 }
 
 /*
@@ -169,7 +155,7 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 		now = rtp_now_ns(CLOCK_MONOTONIC);
 		account(t, o, next, now);
 		cycles++;
-		if (o->loops && cycles >= o->loops)
+		if (o->co.loops && cycles >= o->co.loops)
 			break;
 		if (o->relative)
 			continue;
@@ -220,7 +206,7 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		if (exp > 1)
 			RTP_ST(&t->missed, RTP_LD(&t->missed) + exp - 1);
 		cycles++;
-		if (o->loops && cycles >= o->loops)
+		if (o->co.loops && cycles >= o->co.loops)
 			break;
 	}
 	close(fd);

@@ -157,7 +157,7 @@ static void *module_reader(void *arg)
 			irqlat_account_record(&r->st, &rec[i]);
 		}
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
-		if (r->o.loops && r->st.records >= r->o.loops)
+		if (r->o.co.loops && r->st.records >= r->o.co.loops)
 			break;
 	}
 out:

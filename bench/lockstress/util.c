@@ -15,17 +15,8 @@
 int ls_thread_setup(int cpu, const cpu_set_t *set, int policy, int prio)
 {
 	struct rtp_sched s = { .policy = policy, .priority = rtp_policy_is_rt(policy) ? prio : 0 };
-	int ret;
 
-	if (cpu >= 0)
-		ret = rtp_pin_cpu(0, cpu);
-	else if (set)
-		ret = rtp_pin_set(0, set);
-	else
-		ret = 0;
-	if (ret)
-		return ret;
-	return rtp_sched_set(0, &s);
+	return rtp_thread_setup(cpu, set, &s, 0, 0, NULL);
 }
 
 static uint64_t thread_cpu_ns(void)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof_irqlat.ko and rtproof-irqlat in the guest, on the stock and the RT
 # kernel (icount: the figures repeat): the module builds against each
 # kernel's headers, loads, hands out records whose stages are ordered
