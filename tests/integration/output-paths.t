@@ -48,21 +48,24 @@ ok $rc "FIFO, reader comes later: exit 0 (got $rc)"
 check "FIFO, reader comes later: it got the complete document" doc_ok "$TMP/fifo2.got"
 
 # Character devices made here: c 1 7 is "full" (ENOSPC on write), c 1 3 "null".
-mknod "$D/full" c 1 7 && mknod "$D/null" c 1 3
-run --json "$D/full"; rc=$?
-[ $rc -eq 1 ]; ok $? "--json on a full device: exit 1 (got $rc)"
-check "full device: exactly one error line naming the path, ENOSPC" \
-	grep -qx "rtproof-cyclic: error: --json $D/full: cannot write: No space left on device" "$TMP/err"
-check "full device: nothing else on stderr" test "$(wc -l <"$TMP/err")" -eq 1
-check "full device: still a character device" test -c "$D/full"
-run -h 50 --histfile "$D/full" --json "$D/h.json"; rc=$?
-[ $rc -eq 1 ]; ok $? "--histfile on a full device: exit 1 (got $rc)"
-check "--histfile full device: the error names --histfile and the path" \
-	grep -q "^rtproof-cyclic: error: --histfile $D/full: cannot write: No space left on device" "$TMP/err"
-check "--histfile full device: still a character device" test -c "$D/full"
-run --json "$D/null"; rc=$?
-ok $rc "--json on a null device: exit 0 (got $rc)"
-check "null device: still a character device" test -c "$D/null"
+if mknod "$D/full" c 1 7 2>/dev/null && mknod "$D/null" c 1 3 && (echo x >"$D/null") 2>/dev/null; then
+	run --json "$D/full"; rc=$?
+	[ $rc -eq 1 ]; ok $? "--json on a full device: exit 1 (got $rc)"
+	check "full device: exactly one error line naming the path, ENOSPC" \
+		grep -qx "rtproof-cyclic: error: --json $D/full: cannot write: No space left on device" "$TMP/err"
+	check "full device: nothing else on stderr" test "$(wc -l <"$TMP/err")" -eq 1
+	check "full device: still a character device" test -c "$D/full"
+	run -h 50 --histfile "$D/full" --json "$D/h.json"; rc=$?
+	[ $rc -eq 1 ]; ok $? "--histfile on a full device: exit 1 (got $rc)"
+	check "--histfile full device: the error names --histfile and the path" \
+		grep -q "^rtproof-cyclic: error: --histfile $D/full: cannot write: No space left on device" "$TMP/err"
+	check "--histfile full device: still a character device" test -c "$D/full"
+	run --json "$D/null"; rc=$?
+	ok $rc "--json on a null device: exit 0 (got $rc)"
+	check "null device: still a character device" test -c "$D/null"
+else
+	skip "character devices" "cannot make or open one in $D (no CAP_MKNOD, or a nodev mount)"
+fi
 
 # /dev/stdout and "-": written through, after the summary; a closed pipe is exit 1.
 # $D/stdout is what /dev/stdout is (a link to /proc/self/fd/1); the real one is
