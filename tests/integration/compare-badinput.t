@@ -40,7 +40,7 @@ bad "different bench command refused" "different bench commands" "$TMP/good.json
 "$RTPROOF_ROOT/scripts/rtproof-run" --benches cyclic --duration 1s --out "$TMP/suiteA" >/dev/null 2>&1
 "$RTPROOF_ROOT/scripts/rtproof-run" --benches cyclic --duration 1s --out "$TMP/suiteB" >/dev/null 2>&1
 jq_ok "$TMP/suiteA/suite.json" '.schema == "rtproof-suite/1" and .load == "none" and .cpus_online >= 1
-	and .benches[0].name == "cyclic" and (.benches[0].command | index("--json")) != null and (.kernel_release | length) > 0'
+	and .benches[0].bench == "cyclic" and (.benches[0].command | index("--json")) != null and (.kernel_release | length) > 0'
 ok $? "rtproof run writes suite.json: kernel, cmdline, load, CPUs, every bench's command"
 rtproof-compare "$TMP/suiteA" "$TMP/suiteB" >"$TMP/o" 2>&1
 rc=$?
