@@ -5,6 +5,7 @@
  *
  *   two    two threads block in read() of one record each on one open file:
  *          neither may ever get 0 (EOF), every record reaches exactly one
+ *          (needs two CPUs to race; PER_READER reads each, default 300)
  *   fault  a read into a buffer whose second page faults: what fitted is
  *          returned, the records that could not be copied are put back
  *          (the next read goes on from the next sequence number)
@@ -30,7 +31,9 @@
 #include "rtproof_irqlat.h"
 
 #define REC sizeof(struct rtp_irqlat_record)
+#ifndef PER_READER
 #define PER_READER 300
+#endif
 
 static int fd, fails;
 static uint8_t seen[2 * PER_READER + 64];
