@@ -193,9 +193,17 @@ static void summary(const struct irqlat_run *r, double secs)
 			       "line masked after each event (a truth test, not a normal run)\n",
 			       (unsigned long long)r->mod_hold_us);
 	} else if (r->src == SRC_TIMERLAT) {
-		printf("user-return latency: %s\n", r->tl_user_offered ?
-		       "the kernel offers timerlat_fd; this version does not use it" :
-		       "not offered by this kernel (no osnoise/per_cpu/cpuN/timerlat_fd)");
+		if (r->tl_user_err)
+			printf("user-return latency: the timerlat_fd threads failed: %s\n",
+			       strerror(-r->tl_user_err));
+		else if (r->tl_user)
+			printf("user-return latency: measured with user-space threads on timerlat_fd "
+			       "(as rtla timerlat -u); thread_latency is their wake-up\n");
+		else
+			printf("user-return latency: %s\n", r->tl_user_offered ?
+			       "the kernel offers timerlat_fd but osnoise/options could not be set" :
+			       "not offered by this kernel (no osnoise/per_cpu/cpuN/timerlat_fd: "
+			       "needs Linux 6.8 or later)");
 	} else if (r->src == SRC_RTC) {
 		printf("rtc: %lu Hz; interrupts missed by the reader %llu\n", r->rtc_hz,
 		       (unsigned long long)r->rtc_missed);
@@ -282,6 +290,10 @@ static void write_json(struct irqlat_run *r, struct rtp_result *res)
 	if (r->src == SRC_TIMERLAT) {
 		rtp_json_string(j, "tracefs", r->tracefs);
 		rtp_json_bool(j, "user_return_offered", r->tl_user_offered);
+		rtp_json_string(j, "workload", r->tl_user ? "user threads (timerlat_fd)" :
+					       "kernel threads (timerlat/N)");
+		if (r->tl_user_err)
+			rtp_json_string(j, "user_return_error", strerror(-r->tl_user_err));
 	}
 	if (r->src == SRC_RTC) {
 		rtp_json_string(j, "rtc", o->rtc);
