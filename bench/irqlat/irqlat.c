@@ -292,6 +292,8 @@ static void write_json(struct irqlat_run *r, struct rtp_result *res)
 		rtp_json_bool(j, "user_return_offered", r->tl_user_offered);
 		rtp_json_string(j, "workload", r->tl_user ? "user threads (timerlat_fd)" :
 					       "kernel threads (timerlat/N)");
+		if (r->tl_user)
+			rtp_json_string(j, "user_threads", "one per CPU, pinned, SCHED_FIFO 95");
 		if (r->tl_user_err)
 			rtp_json_string(j, "user_return_error", strerror(-r->tl_user_err));
 	}

@@ -50,6 +50,7 @@ struct irqlat_run {
 	/* timerlat_fd (6.8+): one user-space thread per measured CPU, as
 	 * rtla timerlat -u; the kernel's own timerlat/N threads stay off. */
 #define IRQLAT_TL_MAX_USER 64
+#define IRQLAT_TL_USER_PRIO 95
 	bool tl_user;			/* user threads ran: the user-return stage */
 	int tl_nuser;
 	int tl_user_err;		/* first error of a user thread (negative errno) */

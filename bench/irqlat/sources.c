@@ -332,8 +332,10 @@ static void *tl_user_thread(void *arg)
 	int fd, ret;
 
 	ret = rtp_pin_cpu(0, a->cpu);	/* timerlat_fd refuses an unpinned opener */
-	if (!ret && r->o.priority > 0) {
-		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = r->o.priority };
+	if (!ret) {
+		/* SCHED_FIFO 95, as the kernel's own timerlat/N threads: above
+		 * the trace reader, which would otherwise delay them */
+		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = IRQLAT_TL_USER_PRIO };
 
 		ret = rtp_sched_set(0, &s);
 	}
