@@ -135,16 +135,35 @@ fuzz-replay: $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do n=$${f##*/}; \
 		$$f tests/fuzz/corpus/$${n#fuzz_}/* || exit 1; done
 
-# clang + libFuzzer for real fuzzing: make fuzz FUZZ=cpulist FUZZ_TIME=60
+# clang + libFuzzer + ASan/UBSan for real fuzzing, one target at a time:
+#   make fuzz FUZZ=cpulist FUZZ_TIME=60
+# or all of them one after another, printing executions and crashes per
+# target (crash inputs are copied into tests/fuzz/corpus/<target>/, so
+# fuzz-replay, part of make test, replays them from then on):
+#   make fuzz-all FUZZ_TIME=120 [FUZZ_RUNS=1000000] [FUZZ_TARGETS="cpulist opts"]
+# A new parser gets tests/fuzz/fuzz_<name>.c (fuzz_<bench>_*.c links that
+# bench's objects) and a seed corpus in tests/fuzz/corpus/<name>/: both
+# rules pick it up (the compare document reader is meant to land so).
 FUZZ ?= cpulist
 FUZZ_TIME ?= 30
-fuzz:
+FUZZ_RUNS ?= -1
+FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+define fuzz_clang_rule
+build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(LIB_SRCS) $$(filter-out %/main.c,$$($(call fuzz_bench,fuzz_$(1))_SRCS))
+	@mkdir -p $$(@D)
+	$$(call msg,CLANG,$$@)
+	$$(Q)clang -Ibench/$(call fuzz_bench,fuzz_$(1)) $$(FUZZ_CFLAGS) $$(CPPFLAGS) -o $$@ $$(filter %.c,$$^) \
+		$$(LDLIBS_$(call fuzz_bench,fuzz_$(1))) $$(LDLIBS)
+endef
+$(foreach t,$(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%),$(eval $(call fuzz_clang_rule,$(t))))
+
+fuzz: build/fuzz/fuzz_$(FUZZ)
 	$(Q)mkdir -p build/fuzz/corpus-$(FUZZ)
-	clang -Ibench/$(call fuzz_bench,fuzz_$(FUZZ)) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) \
-		-o build/fuzz/fuzz_$(FUZZ) tests/fuzz/fuzz_$(FUZZ).c $(LIB_SRCS) \
-		$(filter-out %/main.c,$($(call fuzz_bench,fuzz_$(FUZZ))_SRCS)) \
-		$(LDLIBS_$(call fuzz_bench,fuzz_$(FUZZ))) $(LDLIBS)
 	build/fuzz/fuzz_$(FUZZ) -artifact_prefix=build/fuzz/ -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$(FUZZ) tests/fuzz/corpus/$(FUZZ)
+
+fuzz-all: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	$(Q)tests/fuzz/fuzz-all $(FUZZ_TIME) $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
 INTEG ?= $(sort $(filter-out tests/integration/tsan-%,$(wildcard tests/integration/*.t)))
@@ -182,6 +201,14 @@ $(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 bench-cyclic: all $(O)/tests/bench/bench_hist
 	scripts/bench-cyclic $(BENCH_ARGS)
+# Random SIGINT/SIGTERM/SIGHUP kill points, SIGNAL_RUNS per bench, with the tally.
+SIGNAL_RUNS ?= 500
+bench-signals: all
+	SIGNAL_RUNS=$(SIGNAL_RUNS) RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove -v tests/integration/signals-random.t
+# 1 hour of rtproof-cyclic at 100 us on every CPU: RSS, counts, validity.
+SOAK_S ?= 3600
+bench-soak: all
+	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-soak
 # The driver's fixed cost: rtproof-cyclic -l 100 -i 200 (20 ms of work) in wall time.
 bench-driver: all
 	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-driver
@@ -233,7 +260,7 @@ clean:
 
 -include kernel/kernel.mk
 
-.PHONY: all unit fuzz fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic bench-driver run man install clean
+.PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
+	bench-cyclic bench-driver bench-signals bench-soak run man install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -344,6 +344,7 @@ static int skip(struct rtp_run *r, const char *why)
 {
 	struct rtp_verdict v = { .status = RTP_SKIP };
 	struct rtp_json *j = &r->res.json;
+	int ret;
 
 	if (!r->have_json)
 		return RTP_EXIT_SKIP;
@@ -359,8 +360,12 @@ static int skip(struct rtp_run *r, const char *why)
 	rtp_json_end_object(j);
 	rtp_json_begin_array(j, "metrics");
 	rtp_json_end_array(j);
-	if (rtp_result_commit(&r->res, 0, &v))
-		rtp_error("--json %s: cannot write", r->co->json);
+	ret = rtp_result_commit(&r->res, 0, &v);
+	if (ret) {
+		/* A skip document that cannot be written is an error (docs/reliability.md). */
+		rtp_error("--json %s: cannot write: %s", r->co->json, strerror(-ret));
+		return RTP_EXIT_ERROR;
+	}
 	return RTP_EXIT_SKIP;
 }
 

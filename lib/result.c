@@ -103,6 +103,8 @@ int rtp_result_commit(struct rtp_result *r, double duration_s, const struct rtp_
 	rtp_json_end_object(&r->json);
 	err = rtp_json_finish(&r->json);
 	if (err) {
+		if (r->file.err)
+			err = r->file.err;	/* the write error itself (ENOSPC...), not just EIO */
 		rtp_afile_abort(&r->file);
 		return err;
 	}

@@ -18,10 +18,11 @@
 #define RTP_VERSION	"0.1.0"
 
 /*
- * One result document.  rtp_result_open() creates "<path>.tmp.XXXXXX" in
- * the target's directory at once (so an unwritable path fails before a
- * run starts); rtp_result_commit() completes, fsyncs and renames it into
- * place; rtp_result_abort() removes it.  "-" writes to stdout directly.
+ * One result document, written through an rtp_afile (afile.h: replaced
+ * atomically, or written through for a FIFO, a device or stdout):
+ * rtp_result_open() opens it at once (so an unwritable path fails before
+ * a run starts); rtp_result_commit() completes and commits it, returning
+ * the first write error; rtp_result_abort() leaves no trace.
  */
 struct rtp_result {
 	struct rtp_afile file;

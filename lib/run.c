@@ -43,6 +43,8 @@ int rtp_run_begin(sigset_t *sigs, struct rtp_sysinfo *si, struct timespec *start
 		rtp_error("cannot block signals: %s", strerror(-ret));
 		return RTP_EXIT_ERROR;
 	}
+	/* A closed pipe on stdout is a write error (EPIPE, exit 1), never a silent death. */
+	signal(SIGPIPE, SIG_IGN);
 	rtp_sysinfo_read(si);
 	clock_gettime(CLOCK_REALTIME, start);
 	if (json) {

@@ -115,6 +115,12 @@ void rtp_preempt_model(const struct rtp_preempt_evidence *ev,
 		if (o && c && c - o - 1 > 0 && (size_t)(c - o - 1) < sizeof(word)) {
 			memcpy(word, o + 1, (size_t)(c - o - 1));
 			word[c - o - 1] = '\0';
+		} else {
+			word[0] = '\0';
+		}
+		/* Only a model the schema names; anything else falls through to weaker evidence. */
+		if (!strcmp(word, "none") || !strcmp(word, "voluntary") || !strcmp(word, "full") ||
+		    !strcmp(word, "lazy")) {
 			snprintf(model, mlen, "%s", word);
 			snprintf(source, slen, "debugfs sched/preempt");
 			return;

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The guest dies (docs/reliability.md): a kernel panic (sysrq c), a hang (a
+# FIFO 99 spinner on the only vCPU, RT throttling off), QEMU killed from
+# outside, the timeout.  Each time rtproof vm exits 1 naming what happened,
+# shows the serial log's last lines, and leaves no half-written result: the
+# guest is in the middle of writing a document (rtproof-cyclic --json with a
+# long duration, its temporary file open) when it dies.
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+vm_need_qemu
+vm_fetch stock
+
+# The guest starts a long measurement writing /res/c.json, then the fault.
+# (The job's output goes to /res/output.txt, not the console: the host waits
+# for the temporary file itself.  A day of guest time: under icount an idle
+# guest's clock runs ahead, 600 s of it pass in about a minute.)
+measuring='rtproof-cyclic -D 1d -i 1000 -q --json /res/c.json & sleep 2'
+
+clean() {	# clean NAME DIR: no document, no temporary file, vm.json says incomplete
+	check "$1: no c.json presented" test ! -e "$2/c.json"
+	check "$1: no temporary file left" sh -c "! ls -a '$2' | grep -q '\\.tmp'"
+	check "$1: vm.json lists the half-written file it removed" jq_ok "$2/vm.json" \
+		'.exit_status == null and (.removed_partial | any(test("^c\\.json\\.tmp\\.")))'
+}
+
+# 1. Kernel panic.
+"$VM" -q --kernel stock --timeout 120s --out "$TMP/panic" -- \
+	sh -c "$measuring; echo c >/proc/sysrq-trigger; sleep 60" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ]; ok $? "panic: exit $rc (want 1)"
+check "panic: the error says so" grep -q 'error: guest kernel panicked' "$TMP/err"
+check "panic: the serial log's last lines shown" grep -q '^    | .*Kernel panic' "$TMP/err"
+check "panic: vm.json outcome panic" jq_ok "$TMP/panic/vm.json" '.outcome == "panic"'
+clean panic "$TMP/panic"
+
+# 2. Hang: a FIFO 99 spinner on the only vCPU, RT throttling off.
+start=$(date +%s)
+"$VM" -q --kernel stock --timeout 60s --out "$TMP/hang" -- \
+	sh -c "$measuring; echo -1 >/proc/sys/kernel/sched_rt_runtime_us; echo spinning; rtp-spin --cpu 0 --prio 99 --spin 500s --every 600s --duration 600s" \
+	>/dev/null 2>"$TMP/err"
+rc=$?
+took=$(( $(date +%s) - start ))
+[ $rc -eq 1 ]; ok $? "FIFO 99 hang: exit $rc (want 1)"
+check "FIFO 99 hang: reported as the timeout" grep -q 'error: guest did not finish within 60s and was killed' "$TMP/err"
+check "FIFO 99 hang: the serial log's last lines shown" grep -q '^    | ' "$TMP/err"
+[ $took -le 90 ]; ok $? "FIFO 99 hang: ended after ${took}s (timeout 60s + set-up)"
+check "FIFO 99 hang: vm.json outcome timeout" jq_ok "$TMP/hang/vm.json" '.outcome == "timeout"'
+clean "FIFO 99 hang" "$TMP/hang"
+! ps -eo args | grep -v grep | grep -q "file:$TMP/hang/serial.log"
+ok $? "FIFO 99 hang: no QEMU left running"
+
+# 3. QEMU killed from outside, once the guest is measuring.
+"$VM" -q --kernel stock --timeout 300s --out "$TMP/kill" -- sh -c "$measuring; sleep 600" >/dev/null 2>"$TMP/err" &
+vpid=$!
+i=0
+while [ $i -lt 240 ] && ! ls "$TMP/kill" 2>/dev/null | grep -q '^c\.json\.tmp\.'; do sleep 0.5; i=$((i + 1)); done
+qpid=$(ps -eo pid,args | grep -v grep | grep "file:$TMP/kill/serial.log" | awk '{ print $1 }')
+if [ -n "$qpid" ]; then
+	kill -9 "$qpid"
+	t0=$(date +%s)
+	wait $vpid
+	rc=$?
+	took=$(( $(date +%s) - t0 ))
+	[ $rc -eq 1 ]; ok $? "QEMU killed: exit $rc (want 1)"
+	[ $took -le 5 ]; ok $? "QEMU killed: rtproof vm noticed within ${took}s"
+	check "QEMU killed: the error says so" grep -q 'error: QEMU ended from outside (killed by SIGKILL)' "$TMP/err"
+	check "QEMU killed: the serial log's last lines shown" grep -q '^    | ' "$TMP/err"
+	check "QEMU killed: vm.json outcome killed" jq_ok "$TMP/kill/vm.json" '.outcome == "killed"'
+	clean "QEMU killed" "$TMP/kill"
+else
+	wait $vpid
+	ok 1 "QEMU killed: no QEMU process found for $TMP/kill (guest never got ready: $(tail -n 3 "$TMP/kill/serial.log" 2>/dev/null))"
+fi
+
+# 4. The timeout, the guest busy measuring (90 s: a TCG boot on a loaded
+# host can take a minute, and the guest must be measuring when it hits).
+"$VM" -q --kernel stock --timeout 90s --out "$TMP/timeout" -- sh -c "$measuring; wait" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ]; ok $? "timeout: exit $rc (want 1)"
+check "timeout: the error says so" grep -q 'error: guest did not finish within 90s and was killed' "$TMP/err"
+check "timeout: the serial log's last lines shown" grep -q '^    | ' "$TMP/err"
+check "timeout: vm.json outcome timeout" jq_ok "$TMP/timeout/vm.json" '.outcome == "timeout"'
+clean timeout "$TMP/timeout"
+
+# And a guest that finishes: its document is complete, nothing removed.
+"$VM" -q --kernel stock --timeout 120s --out "$TMP/fine" -- rtproof-cyclic -l 200 -q --json /res/c.json >/dev/null 2>"$TMP/err"
+rc=$?
+ok $rc "a guest that finishes: exit $rc"
+check "a guest that finishes: c.json complete, nothing removed" sh -c \
+	"jq -e '.verdict.status == \"pass\"' '$TMP/fine/c.json' >/dev/null && jq -e '.outcome == \"exited\" and .removed_partial == []' '$TMP/fine/vm.json' >/dev/null"
+done_testing
