@@ -118,6 +118,26 @@ static int set_hold(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/*
+ * A planted kernel warning for the tests of rtproof vm (docs/kernels.md):
+ * writing 1 raises a real WARN() with its call trace; nothing else changes.
+ */
+static int set_plant_warning(const char *val, const struct kernel_param *kp)
+{
+	bool v;
+	int ret = kstrtobool(val, &v);
+
+	if (ret)
+		return ret;
+	WARN(v, "rtproof_irqlat: warning planted through the plant_warning parameter\n");
+	return 0;
+}
+
+static const struct kernel_param_ops plant_warning_ops = { .set = set_plant_warning };
+module_param_cb(plant_warning, &plant_warning_ops, NULL, 0200);
+MODULE_PARM_DESC(plant_warning, "write 1: the module raises a kernel WARNING with a call trace "
+		 "(a planted warning for tests; nothing else changes)");
+
 static const struct kernel_param_ops period_ops = { .set = set_period, .get = param_get_uint };
 static const struct kernel_param_ops delay_ops = { .set = set_delay, .get = param_get_uint };
 static const struct kernel_param_ops queue_ops = { .set = set_queue, .get = param_get_uint };
