@@ -22,6 +22,8 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_R
 rc=$?
 ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s -C "$RTPROOF_ROOT/kernel/module" KERNEL=stock print-ko 2>/dev/null)
 ok $rc "rtproof_irqlat.ko builds for stock"
+[ -f "$ko" ]
+ok $? "make print-ko names the module file ($ko)"
 if [ $rc -ne 0 ] || [ ! -f "$ko" ]; then
 	sed 's/^/# /' "$TMP/build.log" | tail -n 15
 	done_testing
