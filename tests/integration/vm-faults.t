@@ -54,7 +54,7 @@ ok $? "FIFO 99 hang: no QEMU left running"
 "$VM" -q --kernel stock --timeout 300s --out "$TMP/kill" -- sh -c "$measuring; sleep 600" >/dev/null 2>"$TMP/err" &
 vpid=$!
 i=0
-while [ $i -lt 240 ] && ! ls "$TMP/kill" 2>/dev/null | grep -q '^c\.json\.tmp\.'; do sleep 0.5; i=$((i + 1)); done
+while [ $i -lt 600 ] && ! ls "$TMP/kill" 2>/dev/null | grep -q '^c\.json\.tmp\.'; do sleep 0.5; i=$((i + 1)); done
 qpid=$(ps -eo pid,args | grep -v grep | grep "file:$TMP/kill/serial.log" | awk '{ print $1 }')
 if [ -n "$qpid" ]; then
 	kill -9 "$qpid"
@@ -82,6 +82,22 @@ check "timeout: the error says so" grep -q 'error: guest did not finish within 9
 check "timeout: the serial log's last lines shown" grep -q '^    | ' "$TMP/err"
 check "timeout: vm.json outcome timeout" jq_ok "$TMP/timeout/vm.json" '.outcome == "timeout"'
 clean timeout "$TMP/timeout"
+
+# 5. Ctrl-C to rtproof vm (SIGINT to its process group) while the guest measures.
+setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' "$VM" -q --kernel stock --timeout 300s --out "$TMP/int" -- \
+	sh -c "$measuring; wait" >/dev/null 2>"$TMP/err" &
+vpid=$!
+i=0
+while [ $i -lt 600 ] && ! ls "$TMP/int" 2>/dev/null | grep -q '^c\.json\.tmp\.'; do sleep 0.5; i=$((i + 1)); done
+[ $i -lt 600 ] || diag "Ctrl-C: the guest was not measuring after 300 s; interrupting anyway"
+kill -INT -- -$vpid
+wait $vpid
+rc=$?
+[ $rc -eq 130 ]; ok $? "Ctrl-C: exit $rc (want 130)"
+check "Ctrl-C: says so, lists the half-written file removed" grep -q 'interrupted; removed what the guest left half-written: c.json.tmp.' "$TMP/err"
+check "Ctrl-C: no c.json, no temporary file" sh -c "[ ! -e '$TMP/int/c.json' ] && ! ls -a '$TMP/int' | grep -q '\.tmp'"
+! ps -eo args | grep -v grep | grep -q "file:$TMP/int/serial.log"
+ok $? "Ctrl-C: no QEMU left running"
 
 # And a guest that finishes: its document is complete, nothing removed.
 "$VM" -q --kernel stock --timeout 120s --out "$TMP/fine" -- rtproof-cyclic -l 200 -q --json /res/c.json >/dev/null 2>"$TMP/err"
