@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # kernel/kernel.mk: kernel-side targets, included by the top-level Makefile.
 #
-#   make kernels          fetch Debian's stock and PREEMPT_RT kernels into the
-#                         cache (RTPROOF_KERNEL_CACHE, default
-#                         ~/.cache/rtproof/kernels) and list them
+#   make kernels          fetch Debian's stock and PREEMPT_RT kernels of the
+#                         default generation (6.12) into the cache
+#                         (RTPROOF_KERNEL_CACHE, default ~/.cache/rtproof/kernels);
+#                         KERNELS="all-6.1" or "everything" for the others
 #   make compare          the stock-vs-RT ladder in QEMU instruction-count mode
 #                         (COMPARE_ARGS="--runs 2 --loops 5000" to change it)
 #   make kernel-config KSRC=/path/to/linux [FLAVOUR=rt|stock] [BASE=defconfig]
@@ -16,9 +17,10 @@
 
 VM_TESTS_DEPS := all
 COMPARE_ARGS ?=
+KERNELS ?=
 
 kernels:
-	$(Q)scripts/rtproof-kernel fetch
+	$(Q)scripts/rtproof-kernel fetch $(KERNELS)
 
 compare: all
 	$(Q)BIN=$(abspath $(BIN)) scripts/rtproof-compare-kernels $(COMPARE_ARGS)

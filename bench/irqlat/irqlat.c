@@ -130,7 +130,7 @@ static void fmt_us(char *buf, size_t len, uint64_t ns, bool up)
 
 static const char *stage_span(enum irqlat_source s, enum irqlat_stage st)
 {
-	static const char *const mod[ST_N] = { "a->b", "b->c", "c->d", "a->d" };
+	static const char *const mod[ST_N] = { "a->b", "b->c", "c->d", "a->d", "a->entry" };
 
 	if (s == SRC_MODULE)
 		return mod[st];

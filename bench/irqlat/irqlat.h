@@ -47,6 +47,7 @@ enum irqlat_stage {
 	ST_THREAD,	/* b->c: thread_wakeup */
 	ST_USER,	/* c->d: user_wakeup */
 	ST_TOTAL,	/* a->d: total */
+	ST_ENTRY,	/* a->hard-IRQ entry: hardirq_entry, before any planted delay */
 	ST_N
 };
 extern const char *const irqlat_stage_names[ST_N];

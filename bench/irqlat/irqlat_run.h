@@ -47,6 +47,16 @@ struct irqlat_run {
 	/* timerlat */
 	bool tl_touched;
 	bool tl_user_offered;
+	/* timerlat_fd (6.8+): one user-space thread per measured CPU, as
+	 * rtla timerlat -u; the kernel's own timerlat/N threads stay off. */
+#define IRQLAT_TL_MAX_USER 64
+#define IRQLAT_TL_USER_PRIO 95
+	bool tl_user;			/* user threads ran: the user-return stage */
+	int tl_nuser;
+	int tl_user_err;		/* first error of a user thread (negative errno) */
+	pthread_t tl_user_thr[IRQLAT_TL_MAX_USER];
+	int tl_user_cpu[IRQLAT_TL_MAX_USER];
+	char tl_saved_options[512];
 	uint64_t tl_lost_lines;
 	char tl_saved_tracer[64], tl_saved_on[8], tl_saved_period[32], tl_saved_cpus[256];
 

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <linux/rtc.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,74 @@ static void tl_path(const struct irqlat_run *r, const char *name, char *buf, siz
 	snprintf(buf, len, "%s/%s", r->tracefs, name);
 }
 
+/* One per CPU: blocks in read() on the CPU's timerlat_fd; each return is
+ * a timer wake-up, each next read() the return to user space the tracer
+ * timestamps ("context user-ret"). */
+struct tl_user_arg {
+	struct irqlat_run *r;
+	int cpu;
+};
+static struct tl_user_arg tl_user_args[IRQLAT_TL_MAX_USER];
+
+static void *tl_user_thread(void *arg)
+{
+	const struct tl_user_arg *a = arg;
+	struct irqlat_run *r = a->r;
+	char p[600], b;
+	int fd, ret;
+
+	ret = rtp_pin_cpu(0, a->cpu);	/* timerlat_fd refuses an unpinned opener */
+	if (!ret) {
+		/* SCHED_FIFO 95, as the kernel's own timerlat/N threads: above
+		 * the trace reader, which would otherwise delay them */
+		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = IRQLAT_TL_USER_PRIO };
+
+		ret = rtp_sched_set(0, &s);
+	}
+	snprintf(p, sizeof(p), "%s/osnoise/per_cpu/cpu%d/timerlat_fd", r->tracefs, a->cpu);
+	fd = ret ? -1 : open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = ret ? ret : -errno, z = 0;
+
+		__atomic_compare_exchange_n(&r->tl_user_err, &z, e, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+		return NULL;
+	}
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+		if (read(fd, &b, 1) < 0 && errno != EINTR)
+			break;
+	close(fd);
+	return NULL;
+}
+
+static void tl_user_stop(struct irqlat_run *r)
+{
+	int i;
+
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < r->tl_nuser; i++)
+		pthread_join(r->tl_user_thr[i], NULL);	/* each wakes within one period */
+	r->tl_nuser = 0;
+}
+
+static int tl_user_start(struct irqlat_run *r)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int c, ret;
+
+	for (c = 0; c < n && r->tl_nuser < IRQLAT_TL_MAX_USER; c++) {
+		if (r->o.cpu >= 0 && c != r->o.cpu)
+			continue;
+		tl_user_args[r->tl_nuser] = (struct tl_user_arg){ .r = r, .cpu = c };
+		ret = pthread_create(&r->tl_user_thr[r->tl_nuser], NULL, tl_user_thread,
+				     &tl_user_args[r->tl_nuser]);
+		if (ret)
+			return -ret;
+		r->tl_nuser++;
+	}
+	return 0;
+}
+
 static int timerlat_setup(struct irqlat_run *r)
 {
 	char p[600], v[64];
@@ -120,6 +189,13 @@ static int timerlat_setup(struct irqlat_run *r)
 		goto fail;
 	tl_path(r, "osnoise/per_cpu/cpu0/timerlat_fd", p, sizeof(p));
 	r->tl_user_offered = access(p, F_OK) == 0;
+	if (r->tl_user_offered) {
+		/* user-space workload: the kernel's timerlat/N threads stay off */
+		tl_path(r, "osnoise/options", p, sizeof(p));
+		if (!rtp_read_file(p, r->tl_saved_options, sizeof(r->tl_saved_options)) &&
+		    !irqlat_write_str(p, "NO_OSNOISE_WORKLOAD\n"))
+			r->tl_user = true;
+	}
 	tl_path(r, "tracing_on", p, sizeof(p));
 	ret = irqlat_write_str(p, "1\n");
 	if (ret)
@@ -135,6 +211,13 @@ static int timerlat_setup(struct irqlat_run *r)
 		ret = -errno;
 		goto fail;
 	}
+	if (r->tl_user) {
+		ret = tl_user_start(r);
+		if (ret) {
+			snprintf(p, sizeof(p), "timerlat_fd user threads");
+			goto fail;
+		}
+	}
 	return 0;
 fail:
 	snprintf(r->err, sizeof(r->err), "timerlat: %s: %s", p, strerror(-ret));
@@ -147,6 +230,7 @@ static void timerlat_teardown(struct irqlat_run *r)
 
 	if (!r->tl_touched)
 		return;
+	tl_user_stop(r);
 	if (r->fd >= 0) {
 		close(r->fd);	/* first: the tracer cannot change while it is open */
 		r->fd = -1;
@@ -161,6 +245,10 @@ static void timerlat_teardown(struct irqlat_run *r)
 	if (r->tl_saved_cpus[0]) {
 		tl_path(r, "osnoise/cpus", p, sizeof(p));
 		irqlat_write_str(p, r->tl_saved_cpus);
+	}
+	if (r->tl_user && !strstr(r->tl_saved_options, "NO_OSNOISE_WORKLOAD")) {
+		tl_path(r, "osnoise/options", p, sizeof(p));
+		irqlat_write_str(p, "OSNOISE_WORKLOAD\n");
 	}
 	if (r->tl_saved_on[0]) {
 		tl_path(r, "tracing_on", p, sizeof(p));
@@ -281,15 +369,29 @@ static void *timerlat_reader(void *arg)
 
 static void timerlat_summary(const struct irqlat_run *r)
 {
-	printf("user-return latency: %s\n", r->tl_user_offered ?
-	       "the kernel offers timerlat_fd; this version does not use it" :
-	       "not offered by this kernel (no osnoise/per_cpu/cpuN/timerlat_fd)");
+	if (r->tl_user_err)
+		printf("user-return latency: the timerlat_fd threads failed: %s\n",
+		       strerror(-r->tl_user_err));
+	else if (r->tl_user)
+		printf("user-return latency: measured with user-space threads on timerlat_fd "
+		       "(as rtla timerlat -u); thread_latency is their wake-up\n");
+	else
+		printf("user-return latency: %s\n", r->tl_user_offered ?
+		       "the kernel offers timerlat_fd but osnoise/options could not be set" :
+		       "not offered by this kernel (no osnoise/per_cpu/cpuN/timerlat_fd: "
+		       "needs Linux 6.8 or later)");
 }
 
 static void timerlat_json_params(const struct irqlat_run *r, struct rtp_json *j)
 {
 	rtp_json_string(j, "tracefs", r->tracefs);
 	rtp_json_bool(j, "user_return_offered", r->tl_user_offered);
+	rtp_json_string(j, "workload", r->tl_user ? "user threads (timerlat_fd)" :
+				       "kernel threads (timerlat/N)");
+	if (r->tl_user)
+		rtp_json_string(j, "user_threads", "one per CPU, pinned, SCHED_FIFO 95");
+	if (r->tl_user_err)
+		rtp_json_string(j, "user_return_error", strerror(-r->tl_user_err));
 }
 
 static void timerlat_json_events(const struct irqlat_run *r, struct rtp_json *j)

@@ -40,7 +40,7 @@ const char *irqlat_source_label(enum irqlat_source s)
 }
 
 const char *const irqlat_stage_names[ST_N] = {
-	"irq_latency", "thread_wakeup", "user_wakeup", "total",
+	"irq_latency", "thread_wakeup", "user_wakeup", "total", "hardirq_entry",
 };
 
 const char *irqlat_metric_name(enum irqlat_source s, enum irqlat_stage st)
@@ -94,11 +94,13 @@ bool irqlat_account_record(struct irqlat_stats *s, const struct rtp_irqlat_recor
 	s->last_overruns = r->overruns;
 	s->delay_ns_seen = r->delay_ns;
 	s->thread_pid = r->thread_pid;
-	if (r->hardirq_ns < r->expiry_ns || r->thread_ns < r->hardirq_ns ||
+	if (r->hardirq_entry_ns < r->expiry_ns || r->hardirq_ns < r->hardirq_entry_ns ||
+	    r->thread_ns < r->hardirq_ns ||
 	    (waiting && r->wake_ns < r->thread_ns)) {
 		s->unordered++;
 		return false;
 	}
+	rtp_hist_record_at(&s->h[ST_ENTRY], r->hardirq_entry_ns - r->expiry_ns, r->expiry_ns);
 	rtp_hist_record_at(&s->h[ST_IRQ], r->hardirq_ns - r->expiry_ns, r->expiry_ns);
 	rtp_hist_record_at(&s->h[ST_THREAD], r->thread_ns - r->hardirq_ns, r->expiry_ns);
 	if (!waiting) {

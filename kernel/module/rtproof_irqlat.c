@@ -11,6 +11,17 @@
  * (b), at the thread handler's start (c), and when the reader blocked in
  * read() wakes up (d); see rtproof_irqlat.h for the record.
  *
+ * "A reader is waiting" means a task blocked in read() (an explicit count,
+ * readers_blocked): poll() and epoll waiters sleep on the same wait queue
+ * but are not readers, and their records carry no (d).
+ *
+ * Kernel API differences are decided by what the headers offer (Kbuild
+ * probes them), not by version numbers: hrtimer_setup() (6.13 and later;
+ * hrtimer_init() is gone in 6.15+) and irq_domain_create_linear() (present
+ * on every supported kernel; irq_domain_add_linear() is the legacy name).
+ * .llseek is left unset: stream_open() clears FMODE_LSEEK, so lseek is
+ * -ESPIPE everywhere, with or without no_llseek (removed in 6.12).
+ *
  * Nothing here can hang the machine: the queue is bounded (records the
  * reader does not take are dropped and counted), an expiry that finds the
  * line still masked is counted and raises nothing, the only busy wait is
@@ -107,6 +118,26 @@ static int set_hold(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/*
+ * A planted kernel warning for the tests of rtproof vm (docs/kernels.md):
+ * writing 1 raises a real WARN() with its call trace; nothing else changes.
+ */
+static int set_plant_warning(const char *val, const struct kernel_param *kp)
+{
+	bool v;
+	int ret = kstrtobool(val, &v);
+
+	if (ret)
+		return ret;
+	WARN(v, "rtproof_irqlat: warning planted through the plant_warning parameter\n");
+	return 0;
+}
+
+static const struct kernel_param_ops plant_warning_ops = { .set = set_plant_warning };
+module_param_cb(plant_warning, &plant_warning_ops, NULL, 0200);
+MODULE_PARM_DESC(plant_warning, "write 1: the module raises a kernel WARNING with a call trace "
+		 "(a planted warning for tests; nothing else changes)");
+
 static const struct kernel_param_ops period_ops = { .set = set_period, .get = param_get_uint };
 static const struct kernel_param_ops delay_ops = { .set = set_delay, .get = param_get_uint };
 static const struct kernel_param_ops queue_ops = { .set = set_queue, .get = param_get_uint };
@@ -155,6 +186,7 @@ struct irqlat {
 	struct rtp_irqlat_record *q;
 	unsigned int qlen, qhead, qcount;
 	wait_queue_head_t wq;
+	atomic_t readers_blocked;	/* tasks asleep in read(), not poll() */
 
 	atomic_t open;
 };
@@ -246,7 +278,7 @@ static irqreturn_t rtp_thread(int irq, void *arg)
 
 	if (!dev.thread_pid)
 		WRITE_ONCE(dev.thread_pid, current->pid);
-	waiting = wq_has_sleeper(&dev.wq);
+	waiting = atomic_read(&dev.readers_blocked) > 0;
 	spin_lock_irqsave(&dev.qlock, fl);
 	if (dev.qcount == dev.qlen) {
 		dev.dropped++;
@@ -284,22 +316,39 @@ static bool queue_nonempty(void)
 	return READ_ONCE(dev.qcount) != 0;
 }
 
+/* A fault while copying out: the records go back to the head of the queue
+ * in their order (the oldest first), as if never taken; those that no longer
+ * fit (the handler queued more meanwhile) are counted as dropped. */
+static void put_back(struct rtp_irqlat_record *tmp, size_t n)
+{
+	unsigned long fl;
+	size_t i;
+
+	spin_lock_irqsave(&dev.qlock, fl);
+	dev.delivered -= n;
+	for (i = n; i-- > 0;) {
+		if (dev.qcount == dev.qlen) {
+			dev.dropped++;
+			continue;
+		}
+		dev.qhead = (dev.qhead + dev.qlen - 1) % dev.qlen;
+		tmp[i].wake_ns = 0;
+		dev.q[dev.qhead] = tmp[i];
+		dev.qcount++;
+	}
+	spin_unlock_irqrestore(&dev.qlock, fl);
+}
+
 static ssize_t rtp_read(struct file *f, char __user *buf, size_t len, loff_t *pos)
 {
 	struct rtp_irqlat_record tmp[8];	/* 768 bytes of stack */
 	size_t want = len / sizeof(tmp[0]), done = 0;
 	unsigned long fl;
-	u64 woke;
+	u64 woke = ktime_get_ns();	/* (d) when records were already queued */
+	int ret;
 
 	if (!want)
 		return -EINVAL;
-	if (!queue_nonempty()) {
-		if (f->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		if (wait_event_interruptible(dev.wq, queue_nonempty()))
-			return -ERESTARTSYS;
-	}
-	woke = ktime_get_ns();	/* (d): the reader runs again */
 	while (done < want) {
 		size_t n = 0, i;
 
@@ -312,13 +361,29 @@ static ssize_t rtp_read(struct file *f, char __user *buf, size_t len, loff_t *po
 		}
 		dev.delivered += n;
 		spin_unlock_irqrestore(&dev.qlock, fl);
-		if (!n)
-			break;
+		if (!n) {
+			if (done)
+				break;
+			/* Nothing for us: another reader may have taken what
+			 * woke us.  A blocking read waits again; it never
+			 * returns 0 (there is no end of file). */
+			if (f->f_flags & O_NONBLOCK)
+				return -EAGAIN;
+			atomic_inc(&dev.readers_blocked);
+			ret = wait_event_interruptible(dev.wq, queue_nonempty());
+			atomic_dec(&dev.readers_blocked);
+			if (ret)
+				return -ERESTARTSYS;
+			woke = ktime_get_ns();	/* (d): the reader runs again */
+			continue;
+		}
 		for (i = 0; i < n; i++)
 			if (tmp[i].flags & RTP_IRQLAT_F_READER_WAITING)
 				tmp[i].wake_ns = woke;
-		if (copy_to_user(buf + done * sizeof(tmp[0]), tmp, n * sizeof(tmp[0])))
+		if (copy_to_user(buf + done * sizeof(tmp[0]), tmp, n * sizeof(tmp[0]))) {
+			put_back(tmp, n);
 			return done ? (ssize_t)(done * sizeof(tmp[0])) : -EFAULT;
+		}
 		done += n;
 	}
 	return (ssize_t)(done * sizeof(tmp[0]));
@@ -442,7 +507,6 @@ static const struct file_operations rtp_fops = {
 	.read = rtp_read,
 	.poll = rtp_poll,
 	.unlocked_ioctl = rtp_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice rtp_misc = {
@@ -458,10 +522,15 @@ static int __init rtp_init(void)
 
 	spin_lock_init(&dev.qlock);
 	init_waitqueue_head(&dev.wq);
+	atomic_set(&dev.readers_blocked, 0);
+#ifdef RTP_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&dev.timer, rtp_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+#else
 	hrtimer_init(&dev.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	dev.timer.function = rtp_timer_fn;
+#endif
 
-	dev.domain = irq_domain_add_linear(NULL, 1, &rtp_domain_ops, NULL);
+	dev.domain = irq_domain_create_linear(NULL, 1, &rtp_domain_ops, NULL);
 	if (!dev.domain)
 		return -ENOMEM;
 	dev.irq = irq_create_mapping(dev.domain, 0);

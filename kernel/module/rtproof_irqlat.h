@@ -15,9 +15,13 @@
  *
  * read() returns whole records (a multiple of the record size; a buffer
  * smaller than one record is -EINVAL).  It blocks until at least one is
- * queued unless O_NONBLOCK; poll() works.  One opener at a time (-EBUSY):
- * the timer runs while the device is open.  The queue is bounded: records
- * the reader did not take in time are dropped and counted.
+ * queued unless O_NONBLOCK, and never returns 0: a reader woken for a record
+ * another reader took waits again.  Records that could not be copied out
+ * (a fault) go back to the head of the queue.  poll() gives POLLIN while
+ * records are queued; a poll() waiter is not a reader waiting (no (d)).
+ * One opener at a time (-EBUSY): the timer runs while the device is open.
+ * The queue is bounded: records the reader did not take in time are
+ * dropped and counted.
  */
 #ifndef RTPROOF_IRQLAT_H
 #define RTPROOF_IRQLAT_H

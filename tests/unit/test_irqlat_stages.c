@@ -67,6 +67,30 @@ static void test_records(void)
 	is_u64(s.thread_pid, 42, "thread pid kept");
 }
 
+/* Issue 13 item 11: a planted delay in the primary handler lengthens a->b but
+ * never hides the hard-IRQ entry latency, which has its own figure. */
+static void test_entry(void)
+{
+	static struct irqlat_stats s;
+	struct rtp_irqlat_record r;
+
+	irqlat_stats_init(&s);
+	r = rec(0, 1000, 1000 + 300 + 200000, 210000, 220000, true);
+	r.hardirq_entry_ns = 1300;	/* 300 ns real IRQ latency, then 200 us planted */
+	r.delay_ns = 200000;
+	ok(irqlat_account_record(&s, &r), "a record with a planted delay is taken");
+	is_u64(s.h[ST_ENTRY].min, 300, "hardirq_entry = entry - a, the delay left out");
+	is_u64(s.h[ST_IRQ].min, 200300, "irq_latency = b - a, the delay in");
+	ok(!strcmp(irqlat_metric_name(SRC_MODULE, ST_ENTRY), "hardirq_entry"),
+	   "the module exports it as hardirq_entry");
+	ok(irqlat_metric_name(SRC_TIMERLAT, ST_ENTRY) == NULL, "timerlat has no such stage");
+	r = rec(1, 1000, 1900, 5000, 17000, true);
+	r.hardirq_entry_ns = 999;
+	ok(!irqlat_account_record(&s, &r), "entry before the expiry is refused");
+	r.hardirq_entry_ns = 2000;
+	ok(!irqlat_account_record(&s, &r), "entry after b is refused");
+}
+
 static void test_timerlat(void)
 {
 	static const struct {
@@ -198,6 +222,7 @@ static void test_opts(void)
 int main(void)
 {
 	test_records();
+	test_entry();
 	test_timerlat();
 	test_names();
 	test_opts();
