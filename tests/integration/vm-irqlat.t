@@ -141,9 +141,10 @@ for k in stock rt; do
 		and .events.records == 1000 and .events.unordered == 0
 		and ([.metrics[] | select(.name == "irq_latency" or .name == "thread_wakeup") | .count] == [1000, 1000])
 		and ([.metrics[] | select(.name == "user_wakeup") | .count] | .[0] >= 990)
-		and ([.metrics[] | select(.unit == "ns" and .min >= 0)] | length) == 4'
+		and ([.metrics[] | select(.unit == "ns" and .min >= 0)] | length) == 5
+		and ([.metrics[] | select(.name == "hardirq_entry") | .count] == [1000])'
 	rc=$?
-	ok $rc "$k: auto picks the module; 1000 records, stages ordered (a<=b<=c<=d), four stage histograms"
+	ok $rc "$k: auto picks the module; 1000 records, stages ordered (a<=entry<=b<=c<=d), four stage histograms and hardirq_entry"
 	[ $rc -eq 0 ] || sed 's/^/# /' "$d/mod.txt" 2>/dev/null | tail -n 15
 	jq_ok "$d/mod.json" '.params.irq_thread | .found and (.name | test("^irq/[0-9]+-rtproof$"))
 		and .policy == "fifo" and .priority == 50 and .primary_in_hardirq and .timer_in_hardirq
