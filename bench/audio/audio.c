@@ -848,6 +848,18 @@ static void teardown(struct rtp_run *run)
 	r->c.silence = NULL;
 }
 
+/* --explain: the audio thread's CPU; unpinned, all it may use. */
+static const char *explain_cpus(struct rtp_run *run, cpu_set_t *set)
+{
+	struct audio_run *r = run->b;
+
+	if (r->c.audio_cpu >= 0)
+		CPU_SET(r->c.audio_cpu, set);
+	else if (sched_getaffinity(0, sizeof(*set), set))
+		CPU_ZERO(set);
+	return NULL;
+}
+
 const struct rtp_bench_ops audio_ops = {
 	.tool = TOOL,
 	.synopsis = audio_synopsis,
@@ -872,6 +884,7 @@ const struct rtp_bench_ops audio_ops = {
 	.skip_params = skip_params,
 	.metrics = json_metrics,
 	.events = json_events,
+	.explain_cpus = explain_cpus,
 };
 
 int audio_main(int argc, char **argv)
