@@ -664,9 +664,16 @@ void rtp_explain_print(const struct rtp_explain *ex, FILE *f)
 		if (c->kind == RTP_CK_IDLE)
 			fprintf(f, "  %s late on CPU %d: the CPU was idle %s (the timer fired late: "
 				"time the kernel does not see? see docs/explain.md)\n", lat, k->n.cpu, d);
-		else
+		else if (c->kind == RTP_CK_TASK && c->stretch_ns > c->ns + c->ns / 20) {
+			char st[32];
+
+			fmt_ms(c->stretch_ns, st, sizeof(st));
+			fprintf(f, "  %s late on CPU %d: %s ran %s (of a %s stretch)\n", lat, k->n.cpu,
+				rtp_culprit_label(c, who, sizeof(who)), d, st);
+		} else {
 			fprintf(f, "  %s late on CPU %d: %s ran %s\n", lat, k->n.cpu,
 				rtp_culprit_label(c, who, sizeof(who)), d);
+		}
 	}
 	if (ex->err[0])
 		fprintf(f, "explain: %s\n", ex->err);
@@ -706,6 +713,7 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 	rtp_json_int(j, "keep_first", RTP_EXPLAIN_FIRST);
 	rtp_json_int(j, "then_largest_of", RTP_EXPLAIN_EVERY);
 	rtp_json_uint(j, "snapshots", ex->snapshots);
+	rtp_json_uint(j, "read_errors", ex->failed);
 	if (ex->err[0])
 		rtp_json_string(j, "error", ex->err);
 	rtp_json_end_object(j);
@@ -749,6 +757,8 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 				rtp_json_int(j, u->kind == RTP_CK_IRQ ? "irq" : "vec", u->id);
 			}
 			rtp_json_uint(j, "ns", u->ns);
+			if (u->kind == RTP_CK_TASK && u->stretch_ns)
+				rtp_json_uint(j, "stretch_ns", u->stretch_ns);
 			rtp_json_double(j, "share", win ? (double)u->ns / (double)win : 0.0);
 			rtp_json_uint(j, "count", u->count);
 			rtp_json_end_object(j);

@@ -252,6 +252,7 @@ struct ctx {
 
 struct state {
 	bool task_known;
+	uint64_t since;		/* its switch-in; 0: before the trace */
 	int pid, kprio;
 	char comm[RTP_XNAME];
 	int depth;
@@ -354,6 +355,13 @@ int rtp_xwindow_analyse(const struct rtp_xev *ev, size_t n, struct rtp_xwindow *
 		}
 		switch (e->type) {
 		case XEV_SWITCH:
+			/* the stretch of the task switched out, when it overlaps the window */
+			if (in && e->ppid != x->tid && e->ppid != 0 && s.since && e->ts > x->release_ns) {
+				h = acc_get(a, RTP_CK_TASK, e->ppid, e->pname, e->pprio);
+				if (h && e->ts - s.since > h->stretch_ns)
+					h->stretch_ns = e->ts - s.since;
+			}
+			s.since = e->ts;
 			if (!s.task_known && unknown_ns && e->ppid != x->tid) {
 				/* the task that held the CPU from the release: the one switched out */
 				h = acc_get(a, e->ppid == 0 ? RTP_CK_IDLE : RTP_CK_TASK, e->ppid, e->pname, e->pprio);
@@ -446,6 +454,8 @@ int rtp_xwindow_analyse(const struct rtp_xev *ev, size_t n, struct rtp_xwindow *
 	for (k = 0; k < a->n; k++) {
 		if (!a->c[k].ns)
 			continue;
+		if (!a->c[k].count)
+			a->c[k].count = 1;	/* it held the CPU at the release */
 		x->accounted_ns += a->c[k].ns;
 		if (x->ncul < RTP_XMAX_CULPRITS) {
 			x->cul[x->ncul++] = a->c[k];

@@ -58,6 +58,8 @@ struct rtp_culprit {
 	char policy[12];	/* task: "FIFO", "RR", "OTHER", "BATCH", "IDLE", "DEADLINE", "RT" */
 	int prio;		/* task: the rt priority (1..99) or the nice value */
 	uint64_t ns;		/* time held within the window */
+	uint64_t stretch_ns;	/* task: its longest run on the CPU overlapping the window, from its
+				 * switch-in (maybe before the release) to its switch-out */
 	unsigned count;		/* times it started in the window */
 };
 
