@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kernel/kernel.mk: kernel-side targets, included by the top-level Makefile.
 #
 #   make kernels          fetch Debian's stock and PREEMPT_RT kernels into the

@@ -22,21 +22,26 @@ static const struct rtp_common_opt {
 	char letter;
 	const char *arg;
 	const char *help;
+	unsigned take;		/* 0: every bench; else RTP_TAKES_* */
 } common_opts[] = {
 	{ { "duration", required_argument, NULL, 'D' }, 'D', "T",
-	  "run time: 500ms, 10s, 5m, 2h, 1d; bare number = seconds" },
+	  "run time: 500ms, 10s, 5m, 2h, 1d; bare number = seconds", 0 },
 	{ { "quiet", no_argument, NULL, 'q' }, 'q', NULL,
-	  "no live display or progress lines; the summary at the end" },
+	  "no live display or progress lines; the summary at the end", 0 },
 	{ { "json", required_argument, NULL, RTP_OPT_JSON }, 0, "FILE",
-	  "write the result document (schema rtproof/1) to FILE" },
+	  "write the result document (schema rtproof/1) to FILE", 0 },
 	{ { "load", required_argument, NULL, RTP_OPT_LOAD }, 0, "NAME",
-	  "name the load running beside this run (recorded only)" },
+	  "name the load running beside this run (recorded only)", 0 },
 	{ { "no-mlockall", no_argument, NULL, RTP_OPT_NOMLOCK }, 0, NULL,
-	  "do not lock memory (locked with mlockall by default)" },
+	  "do not lock memory (locked with mlockall by default)", 0 },
+	{ { "loops", required_argument, NULL, 'l' }, 'l', "N",
+	  "stop after N wake-ups (per thread) or events (default: no limit)", RTP_TAKES_LOOPS },
+	{ { "max-latency", required_argument, NULL, RTP_OPT_MAXLAT }, 0, "US",
+	  "budget: verdict fail and exit 2 when the max exceeds it", RTP_TAKES_MAXLAT },
 	{ { "explain", optional_argument, NULL, RTP_OPT_EXPLAIN }, 0, "[=T]",
-	  "name what ran instead for each outlier above T (default 100us; tracefs)" },
-	{ { "help", no_argument, NULL, RTP_OPT_HELP }, 0, NULL, "this text" },
-	{ { "version", no_argument, NULL, RTP_OPT_VERSION }, 0, NULL, "the version" },
+	  "name what ran instead for each outlier above T (default 100us; tracefs)", 0 },
+	{ { "help", no_argument, NULL, RTP_OPT_HELP }, 0, NULL, "this text", 0 },
+	{ { "version", no_argument, NULL, RTP_OPT_VERSION }, 0, NULL, "the version", 0 },
 };
 #define NCOMMON (sizeof(common_opts) / sizeof(common_opts[0]))
 
@@ -55,6 +60,8 @@ void rtp_run_usage(const struct rtp_bench_ops *ops, FILE *f)
 		const struct rtp_common_opt *c = &common_opts[i];
 		char left[40];
 
+		if (c->take && !(c->take & ops->takes))
+			continue;
 		snprintf(left, sizeof(left), "%c%c%c --%s%s%s", c->letter ? '-' : ' ',
 			 c->letter ? c->letter : ' ', c->letter ? ',' : ' ', c->lo.name,
 			 c->arg && c->arg[0] != '[' ? " " : "", c->arg ? c->arg : "");
@@ -103,6 +110,14 @@ static int common_option(const struct rtp_bench_ops *ops, struct rtp_common *co,
 	case RTP_OPT_NOMLOCK:
 		co->mlock = false;
 		return 0;
+	case 'l':
+		if (rtp_parse_u64(arg, 1, UINT64_MAX, &co->loops))
+			return rtp_opt_bad(name, arg, "loops must be a positive integer");
+		return 0;
+	case RTP_OPT_MAXLAT:
+		if (rtp_parse_us(arg, &co->max_latency_ns) || co->max_latency_ns == 0)
+			return rtp_opt_bad(name, arg, "latency budget must be a positive number of us");
+		return 0;
 	case RTP_OPT_HELP:
 		rtp_run_usage(ops, stdout);
 		return RTP_HELP_SHOWN;
@@ -131,12 +146,13 @@ int rtp_run_parse(const struct rtp_bench_ops *ops, void *o, int argc, char **arg
 
 	ops->defaults(o);
 	for (i = 0; i < NCOMMON; i++)
-		lo[n++] = common_opts[i].lo;
+		if (!common_opts[i].take || (common_opts[i].take & ops->takes))
+			lo[n++] = common_opts[i].lo;
 	for (i = 0; ops->longopts && ops->longopts[i].name && n < 127; i++)
 		lo[n++] = ops->longopts[i];
 	memset(&lo[n], 0, sizeof(lo[n]));
-	snprintf(shortopts, sizeof(shortopts), ":%s%s", RTP_COMMON_SHORTOPTS,
-		 ops->shortopts ? ops->shortopts : "");
+	snprintf(shortopts, sizeof(shortopts), ":%s%s%s", RTP_COMMON_SHORTOPTS,
+		 ops->takes & RTP_TAKES_LOOPS ? "l:" : "", ops->shortopts ? ops->shortopts : "");
 
 	optind = 0;	/* glibc: full re-initialisation, so parse can run again */
 	opterr = 0;

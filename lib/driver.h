@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,11 +42,18 @@ struct rtp_common {
 	bool mlock;			/* --no-mlockall clears it */
 	bool explain;			/* --explain[=THRESHOLD] (docs/explain.md) */
 	uint64_t explain_ns;		/* its threshold */
+	/* Taken by the benches that ask (ops->takes): */
+	uint64_t loops;			/* -l/--loops N; 0: no limit (RTP_TAKES_LOOPS) */
+	uint64_t max_latency_ns;	/* --max-latency US; 0: no budget (RTP_TAKES_MAXLAT) */
 };
+
+/* The common options a bench takes besides the ones every bench takes. */
+#define RTP_TAKES_LOOPS		1u
+#define RTP_TAKES_MAXLAT	2u
 
 /* getopt codes of the common long-only options: benches use codes below 1000. */
 enum { RTP_OPT_JSON = 1000, RTP_OPT_LOAD, RTP_OPT_NOMLOCK, RTP_OPT_HELP, RTP_OPT_VERSION,
-       RTP_OPT_EXPLAIN };
+       RTP_OPT_MAXLAT, RTP_OPT_EXPLAIN };
 /* The common short options: cyclictest's letters. */
 #define RTP_COMMON_SHORTOPTS "D:q"
 /* What the parser returns after --help or --version. */
@@ -60,6 +68,7 @@ struct rtp_bench_ops {
 	const char *epilog;		/* the text after the common options (exit codes) */
 	const char *duration_help;	/* what -D does when not given; NULL: until a signal */
 	const char *shortopts;		/* the bench's own, getopt syntax, no leading ':' */
+	unsigned takes;			/* RTP_TAKES_*: the optional common options it takes */
 	const struct option *longopts;	/* the bench's own, NULL-terminated */
 	size_t state_size;		/* the bench's state, zeroed, 64-byte aligned */
 	size_t opts_offset;		/* where its options are in the state */
@@ -106,6 +115,19 @@ struct rtp_bench_ops {
 	 */
 	const char *(*explain_cpus)(struct rtp_run *r, cpu_set_t *set);
 };
+
+/*
+ * The options part of a bench's ops from its names: PFX_synopsis, _help,
+ * _epilog, _shortopts, _longopts, _defaults, _option and _check, its state
+ * type STATE holding its options as member o, of type OPTS holding the
+ * common ones as member co.
+ */
+#define RTP_BENCH_OPTIONS(pfx, STATE, OPTS)						\
+	.synopsis = pfx##_synopsis, .help = pfx##_help, .epilog = pfx##_epilog,		\
+	.shortopts = pfx##_shortopts, .longopts = pfx##_longopts,			\
+	.state_size = sizeof(STATE), .opts_offset = offsetof(STATE, o),			\
+	.co_offset = offsetof(OPTS, co), .defaults = pfx##_defaults,			\
+	.option = pfx##_option, .check = pfx##_check
 
 /* The run context: what every bench holds, no globals. */
 struct rtp_run {

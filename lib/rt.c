@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -111,6 +112,32 @@ int rtp_pin_cpu(pid_t tid, int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return rtp_pin_set(tid, &set);
+}
+
+int rtp_thread_setup(int cpu, const cpu_set_t *set, const struct rtp_sched *s, unsigned flags,
+		     size_t prefault, const char **what)
+{
+	int ret = 0;
+
+	if (cpu >= 0)
+		ret = rtp_pin_cpu(0, cpu);
+	else if (set)
+		ret = rtp_pin_set(0, set);
+	if (ret) {
+		if (what)
+			*what = "pin to its CPU";
+		return ret;
+	}
+	ret = rtp_sched_set(0, s);
+	if (ret) {
+		if (what)
+			*what = "set its scheduling policy";
+		return ret;
+	}
+	if (flags & RTP_THREAD_TIMERSLACK)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	rtp_prefault_stack(prefault);
+	return 0;
 }
 
 int rtp_dma_latency_open(int32_t value_us)

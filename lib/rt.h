@@ -25,6 +25,18 @@ int rtp_sched_set(pid_t tid, const struct rtp_sched *s);
 int rtp_sched_get(pid_t tid, struct rtp_sched *s);
 bool rtp_policy_is_rt(int policy);
 
+/*
+ * A measuring thread's set-up, called on the thread itself: pinned to cpu
+ * (>= 0), else to set (when not NULL), scheduled as s, with
+ * RTP_THREAD_TIMERSLACK a timer slack of 1 ns (SCHED_OTHER sleepers get
+ * 50 us by default), then prefault bytes of its stack touched.  Returns 0,
+ * or -errno with *what (when what is not NULL) naming the step that failed:
+ * "pin to its CPU" or "set its scheduling policy".
+ */
+#define RTP_THREAD_TIMERSLACK 1u
+int rtp_thread_setup(int cpu, const cpu_set_t *set, const struct rtp_sched *s, unsigned flags,
+		     size_t prefault, const char **what);
+
 /* Pins tid (0 = caller) to one CPU, or to a set. */
 int rtp_pin_cpu(pid_t tid, int cpu);
 int rtp_pin_set(pid_t tid, const cpu_set_t *set);

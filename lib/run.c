@@ -20,19 +20,6 @@ int rtp_signals_block(sigset_t *set)
 	return ret ? -ret : 0;
 }
 
-int rtp_signals_wait(const sigset_t *set, uint64_t timeout_ns)
-{
-	struct timespec ts = rtp_ns_ts(timeout_ns);
-	int sig;
-
-	sig = sigtimedwait(set, NULL, &ts);
-	if (sig > 0)
-		return sig;
-	if (errno == EAGAIN || errno == EINTR)
-		return 0;
-	return -errno;
-}
-
 const char *rtp_format_ns(uint64_t ns, char *buf, size_t len)
 {
 	if (ns >= 10000000000ull)

@@ -9,12 +9,10 @@
 /*
  * Clean stops without a signal handler or a global flag: the main thread
  * blocks SIGINT/SIGTERM/SIGHUP before it starts workers (who inherit the
- * mask), then waits for them with rtp_signals_wait() and tells the
- * workers through a flag of its own context.
+ * mask), then reads them from a signalfd (the driver's rtp_run_wait) and
+ * tells the workers through a flag of its own context.
  */
 int rtp_signals_block(sigset_t *set);
-/* Returns the signal taken, 0 when timeout_ns passed, or -errno. */
-int rtp_signals_wait(const sigset_t *set, uint64_t timeout_ns);
 
 static inline uint64_t rtp_ts_ns(const struct timespec *ts)
 {

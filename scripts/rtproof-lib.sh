@@ -52,16 +52,21 @@ rtp_results_dir() {
 # directory, every completed round of a loop adds a line to
 # RTP_LOAD_MARKS/load.KIND (rtp_load_rounds prints the counts).
 RTP_LOAD_PIDS=
-# Each generator in a session of its own, so that stopping it ends its
-# children too (and nobody else's hackbench).
-_rtp_bg() { setsid "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"; }
-_rtp_mark() { [ -z "${RTP_LOAD_MARKS:-}" ] || echo >>"$RTP_LOAD_MARKS/load.$1"; }
-_rtp_loop() { # KIND PAUSE COMMAND...: the command again and again, each round
-	# marked, then PAUSE seconds (0: none)
+_rtp_bg() { "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"; }
+# _rtp_loop KIND PAUSE COMMAND...: the command again and again, each round
+# marked, then PAUSE seconds (0: none).  The loop waits for its round in
+# the background, so a SIGTERM ends the round it is running and the loop
+# at once (only this loop's: nobody else's hackbench is touched).
+_rtp_loop() {
 	_k=$1; _s=$2; shift 2
-	_rtp_bg sh -c 'k=$1; m=$2; s=$3; shift 3; while :; do "$@" >/dev/null 2>&1 || sleep 0.1;
-		[ -z "$m" ] || echo >>"$m/load.$k"; [ "$s" = 0 ] || sleep "$s"; done' \
-		sh "$_k" "${RTP_LOAD_MARKS:-}" "$_s" "$@"
+	_rtp_bg sh -c 'k=$1; m=$2; s=$3; shift 3; c=
+		trap '\''[ -z "$c" ] || kill "$c" 2>/dev/null; exit 0'\'' TERM
+		while :; do
+			"$@" >/dev/null 2>&1 & c=$!
+			wait "$c" || { sleep 0.1 & c=$!; wait "$c"; }
+			[ -z "$m" ] || echo >>"$m/load.$k"
+			[ "$s" = 0 ] || { sleep "$s" & c=$!; wait "$c"; }
+		done' sh "$_k" "${RTP_LOAD_MARKS:-}" "$_s" "$@"
 }
 _rtp_load_io() {
 	if command -v stress-ng >/dev/null 2>&1; then
@@ -97,11 +102,11 @@ rtp_load_start() {
 	esac
 }
 
-# rtp_load_stop: ends what rtp_load_start started, each generator's whole
-# process group (its loop and the round it was running).
+# rtp_load_stop: ends what rtp_load_start started (each loop ends the round
+# it is running; stress-ng ends its workers).
 rtp_load_stop() {
 	for _p in $RTP_LOAD_PIDS; do
-		kill -TERM -- "-$_p" 2>/dev/null || kill -TERM "$_p" 2>/dev/null
+		kill -TERM "$_p" 2>/dev/null
 	done
 	for _p in $RTP_LOAD_PIDS; do
 		wait "$_p" 2>/dev/null

@@ -144,14 +144,21 @@ static uint64_t total_missed(const struct cyclic_run *r)
 	return m;
 }
 
-static void summary(const struct cyclic_run *r)
+static void cyclic_summary(const struct cyclic_run *r)
 {
 	double secs = r->run->duration_s;
 	const char *u = r->o.nsecs ? "ns" : "us";
-	char a[16], b[16], interval[24], policy[16];
+	char a[16], b[16], interval[48], policy[16];
 	int i;
 
 	rtp_format_ns(r->o.interval_ns, interval, sizeof(interval));
+	if (r->o.distance_ns) {
+		char d[16];
+
+		rtp_format_ns(r->o.distance_ns, d, sizeof(d));
+		snprintf(interval + strlen(interval), sizeof(interval) - strlen(interval),
+			 " + %s per thread", d);
+	}
 	snprintf(policy, sizeof(policy), "%s", rtp_policy_name(r->o.policy));
 	for (i = 0; policy[i]; i++)
 		policy[i] = (char)toupper((unsigned char)policy[i]);
@@ -235,7 +242,7 @@ static void write_histfile(const struct cyclic_run *r, FILE *f)
 	fprintf(f, "\n# Units: bucket = 1 us of wake-up latency (truncated), Max rounded up\n");
 }
 
-static void json_params(struct rtp_run *run, struct rtp_json *j)
+static void cyclic_json_params(struct rtp_run *run, struct rtp_json *j)
 {
 	struct cyclic_run *r = run->b;
 	const struct cyclic_opts *o = &r->o;
@@ -246,7 +253,8 @@ static void json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_int(j, "priority", o->priority);
 	rtp_json_double(j, "interval_us", (double)o->interval_ns / 1e3);
 	rtp_json_double(j, "distance_us", (double)o->distance_ns / 1e3);
-	rtp_json_uint(j, "loops", o->loops);
+	rtp_json_double(j, "offset_us", (double)o->offset_ns / 1e3);
+	rtp_json_uint(j, "loops", o->co.loops);
 	if (o->co.duration_ns)
 		rtp_json_double(j, "duration_s", (double)o->co.duration_ns / 1e9);
 	else
@@ -265,12 +273,12 @@ static void json_params(struct rtp_run *run, struct rtp_json *j)
 	else
 		rtp_json_null(j, "cpu_dma_latency_us");
 	rtp_json_uint(j, "histogram_us", o->histogram_us);
-	rtp_json_double(j, "max_latency_us", (double)o->max_latency_ns / 1e3);
+	rtp_json_double(j, "max_latency_us", (double)o->co.max_latency_ns / 1e3);
 	rtp_json_double(j, "breaktrace_us", (double)o->breaktrace_ns / 1e3);
 	rtp_json_double(j, "spike_us", (double)o->spike_ns / 1e3);
 }
 
-static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+static void cyclic_json_metrics(struct rtp_run *run, struct rtp_json *j)
 {
 	struct cyclic_run *r = run->b;
 	int i;
@@ -291,6 +299,7 @@ static void json_metrics(struct rtp_run *run, struct rtp_json *j)
 			else
 				rtp_json_int(j, "cpu", r->t[i].cpu);
 			rtp_json_int(j, "thread", i);
+			rtp_json_double(j, "interval_us", (double)r->t[i].interval_ns / 1e3);
 		}
 		rtp_json_hist(j, h, true);
 		rtp_json_uint(j, "missed", all ? total_missed(r) : r->t[i].missed);
@@ -298,7 +307,7 @@ static void json_metrics(struct rtp_run *run, struct rtp_json *j)
 	}
 }
 
-static void json_events(struct rtp_run *run, struct rtp_json *j)
+static void cyclic_json_events(struct rtp_run *run, struct rtp_json *j)
 {
 	struct cyclic_run *r = run->b;
 	uint64_t early = 0, spikes = 0;
@@ -321,7 +330,7 @@ static void json_events(struct rtp_run *run, struct rtp_json *j)
 	}
 }
 
-static void json_extra(struct rtp_run *run, struct rtp_json *j)
+static void cyclic_json_extra(struct rtp_run *run, struct rtp_json *j)
 {
 	struct cyclic_run *r = run->b;
 	struct spike_ref sp[CYCLIC_MAX_SPIKES];
@@ -345,13 +354,13 @@ static void json_extra(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_end_object(j);
 }
 
-static void json_resources(struct rtp_run *run, struct rtp_json *j)
+static void cyclic_json_resources(struct rtp_run *run, struct rtp_json *j)
 {
 	(void)run;
 	rtp_json_uint(j, "hist_bytes_per_thread", sizeof(struct rtp_hist));
 }
 
-static void decide(struct rtp_run *run, struct rtp_verdict *v)
+static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
 {
 	struct cyclic_run *r = run->b;
 
@@ -361,8 +370,8 @@ static void decide(struct rtp_run *run, struct rtp_verdict *v)
 			 run->stopped_by);
 		return;
 	}
-	if (r->o.max_latency_ns)
-		rtp_verdict_check(v, "max wakeup_latency", "<=", (double)r->o.max_latency_ns / 1e3,
+	if (r->o.co.max_latency_ns)
+		rtp_verdict_check(v, "max wakeup_latency", "<=", (double)r->o.co.max_latency_ns / 1e3,
 				  (double)r->all.max / 1e3, "us");
 	if (r->sh.broke)
 		rtp_verdict_check(v, "breaktrace", "<=", (double)r->o.breaktrace_ns / 1e3,
@@ -370,10 +379,10 @@ static void decide(struct rtp_run *run, struct rtp_verdict *v)
 	if (v->status == RTP_FAIL)
 		snprintf(v->reason, sizeof(v->reason), "max %.1f us exceeds the %s of %.1f us",
 			 (double)r->all.max / 1e3, r->sh.broke ? "breaktrace threshold" : "budget",
-			 (double)(r->sh.broke ? r->o.breaktrace_ns : r->o.max_latency_ns) / 1e3);
-	else if (r->o.max_latency_ns)
+			 (double)(r->sh.broke ? r->o.breaktrace_ns : r->o.co.max_latency_ns) / 1e3);
+	else if (r->o.co.max_latency_ns)
 		snprintf(v->reason, sizeof(v->reason), "max %.1f us within the budget of %.1f us",
-			 (double)r->all.max / 1e3, (double)r->o.max_latency_ns / 1e3);
+			 (double)r->all.max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
 	else
 		snprintf(v->reason, sizeof(v->reason),
 			 "no latency budget given (--max-latency): figures only");
@@ -397,7 +406,7 @@ static int open_tracemark(struct cyclic_run *r)
 	return -errno;
 }
 
-static int setup(struct rtp_run *run, char *why, size_t len)
+static int cyclic_setup(struct rtp_run *run, char *why, size_t len)
 {
 	struct cyclic_run *r = run->b;
 	int ret;
@@ -421,7 +430,7 @@ static int setup(struct rtp_run *run, char *why, size_t len)
 	return 0;
 }
 
-static int rt_prio(struct rtp_run *run)
+static int cyclic_rt_prio(struct rtp_run *run)
 {
 	struct cyclic_run *r = run->b;
 
@@ -445,6 +454,7 @@ static int alloc_threads(struct cyclic_run *r)
 		while (!CPU_ISSET(c, &r->o.cpus));
 		r->t[i].id = i;
 		r->t[i].cpu = r->o.policy == SCHED_DEADLINE ? -1 : c;
+		r->t[i].interval_ns = r->o.interval_ns + (uint64_t)i * r->o.distance_ns;
 		r->t[i].sh = &r->sh;
 		rtp_hist_init(&r->t[i].hist);
 		if (r->o.histogram_us) {
@@ -459,7 +469,7 @@ static int alloc_threads(struct cyclic_run *r)
 	return 0;
 }
 
-static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
+static const char *cyclic_watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
 {
 	struct cyclic_run *r = arg;
 	const char *why = "loops";
@@ -482,12 +492,12 @@ static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t 
 	return why;
 }
 
-static pthread_t thread_of(void *arg, int i)
+static pthread_t cyclic_thread_of(void *arg, int i)
 {
 	return ((struct cyclic_run *)arg)->t[i].th;
 }
 
-static bool done_of(void *arg, int i)
+static bool cyclic_done_of(void *arg, int i)
 {
 	return __atomic_load_n(&((struct cyclic_run *)arg)->t[i].done, __ATOMIC_ACQUIRE);
 }
@@ -504,10 +514,10 @@ static uint64_t last_sample(const struct cyclic_run *r)
 	return last;
 }
 
-static int run_threads(struct rtp_run *run)
+static int cyclic_threads(struct rtp_run *run)
 {
 	struct cyclic_run *r = run->b;
-	struct rtp_watch w = { .check = watch, .arg = r };
+	struct rtp_watch w = { .check = cyclic_watch, .arg = r };
 	pthread_attr_t attr;
 	int ret, i, failed, started;
 
@@ -563,13 +573,13 @@ static int run_threads(struct rtp_run *run)
 	rtp_gate_open(&r->sh.gate, true);
 	/* Past this, a thread that has not ended by itself is told to. */
 	if (r->o.co.duration_ns)
-		w.deadline_ns = r->sh.end_ns + 2 * r->o.interval_ns +
-				r->o.distance_ns * (uint64_t)r->n + 1000000000ull;
+		w.deadline_ns = r->sh.end_ns + 2 * r->t[r->n - 1].interval_ns +
+				r->o.offset_ns * (uint64_t)r->n + 1000000000ull;
 	if (!r->o.co.quiet && isatty(STDOUT_FILENO))
 		w.tick_ns = TICK_NS;
 	rtp_run_supervise(run, &w);
 	__atomic_store_n(&r->sh.stop, 1, __ATOMIC_RELEASE);
-	rtp_run_stop_threads(run, r->n, SIGUSR1, thread_of, done_of, r);
+	rtp_run_stop_threads(run, r->n, SIGUSR1, cyclic_thread_of, cyclic_done_of, r);
 	for (i = 0; i < r->n; i++)
 		pthread_join(r->t[i].th, NULL);
 	if (r->sh.broke)
@@ -584,13 +594,13 @@ static int run_threads(struct rtp_run *run)
 	return 0;
 }
 
-static void print_summary(struct rtp_run *run, const struct rtp_verdict *v)
+static void cyclic_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
 	(void)v;
-	summary(run->b);
+	cyclic_summary(run->b);
 }
 
-static int outputs(struct rtp_run *run)
+static int cyclic_outputs(struct rtp_run *run)
 {
 	struct cyclic_run *r = run->b;
 	int ret;
@@ -609,7 +619,7 @@ static int outputs(struct rtp_run *run)
 	return ret;
 }
 
-static void teardown(struct rtp_run *run)
+static void cyclic_teardown(struct rtp_run *run)
 {
 	struct cyclic_run *r = run->b;
 	int i;
@@ -631,7 +641,7 @@ static void teardown(struct rtp_run *run)
 }
 
 /* --explain: the CPUs the threads are pinned to (deadline threads: all they may use). */
-static const char *explain_cpus(struct rtp_run *run, cpu_set_t *set)
+static const char *cyclic_explain_cpus(struct rtp_run *run, cpu_set_t *set)
 {
 	struct cyclic_run *r = run->b;
 	int n = r->o.nthreads ? r->o.nthreads : CPU_COUNT(&r->o.cpus), c;
@@ -652,31 +662,22 @@ static const char *explain_cpus(struct rtp_run *run, cpu_set_t *set)
 
 const struct rtp_bench_ops cyclic_ops = {
 	.tool = TOOL,
-	.synopsis = cyclic_synopsis,
-	.help = cyclic_help,
-	.epilog = cyclic_epilog,
 	.duration_help = "until the loops or SIGINT/SIGTERM",
-	.shortopts = cyclic_shortopts,
-	.longopts = cyclic_longopts,
-	.state_size = sizeof(struct cyclic_run),
-	.opts_offset = offsetof(struct cyclic_run, o),
-	.co_offset = offsetof(struct cyclic_opts, co),
-	.defaults = cyclic_defaults,
-	.option = cyclic_option,
-	.check = cyclic_check,
-	.rt_prio = rt_prio,
-	.setup = setup,
-	.run = run_threads,
-	.decide = decide,
-	.summary = print_summary,
-	.outputs = outputs,
-	.teardown = teardown,
-	.params = json_params,
-	.metrics = json_metrics,
-	.events = json_events,
-	.extra = json_extra,
-	.resources = json_resources,
-	.explain_cpus = explain_cpus,
+	RTP_BENCH_OPTIONS(cyclic, struct cyclic_run, struct cyclic_opts),
+	.takes = RTP_TAKES_LOOPS | RTP_TAKES_MAXLAT,
+	.rt_prio = cyclic_rt_prio,
+	.setup = cyclic_setup,
+	.run = cyclic_threads,
+	.decide = cyclic_decide,
+	.summary = cyclic_print_summary,
+	.outputs = cyclic_outputs,
+	.teardown = cyclic_teardown,
+	.params = cyclic_json_params,
+	.metrics = cyclic_json_metrics,
+	.events = cyclic_json_events,
+	.extra = cyclic_json_extra,
+	.resources = cyclic_json_resources,
+	.explain_cpus = cyclic_explain_cpus,
 };
 
 int cyclic_main(int argc, char **argv)

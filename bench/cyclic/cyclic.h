@@ -19,8 +19,8 @@ struct cyclic_opts {
 	bool prio_given;
 	int policy;
 	uint64_t interval_ns;
-	uint64_t distance_ns;
-	uint64_t loops;			/* 0: until the duration or a signal */
+	uint64_t distance_ns;		/* cyclictest's -d: thread n's interval is interval + n * distance */
+	uint64_t offset_ns;		/* thread n's first release n * offset after the start */
 	int nthreads;			/* 0: one per CPU of 'cpus' */
 	cpu_set_t cpus;			/* threads are pinned round-robin over these */
 	bool main_affinity_set;
@@ -32,7 +32,6 @@ struct cyclic_opts {
 	uint64_t breaktrace_ns;		/* 0: off */
 	bool tracemark;
 	uint64_t spike_ns;		/* 0: off */
-	uint64_t max_latency_ns;	/* 0: no budget */
 	enum cyclic_timer timer;
 	bool relative;
 	bool test_stop_race;		/* test only: let the first stop signal land before a sleep */
@@ -78,6 +77,7 @@ struct __attribute__((aligned(64))) cyclic_thread {
 	uint64_t spikes_total;
 	int nspikes;
 	struct cyclic_spike spikes[CYCLIC_MAX_SPIKES];
+	uint64_t interval_ns;		/* its own: interval + id * distance */
 	uint64_t first_release_ns;
 	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample, 0: none */
 	bool done;			/* atomic: the thread has finished */

@@ -96,29 +96,15 @@ static int setup(struct cyclic_thread *t)
 {
 	const struct cyclic_opts *o = t->sh->o;
 	struct rtp_sched s = { .policy = o->policy, .priority = o->priority };
-	int ret;
 
 	t->tid = rtp_gettid();
-	/* A deadline task's affinity must span its root domain: it runs unpinned. */
-	ret = o->policy == SCHED_DEADLINE ? 0 : rtp_pin_cpu(0, t->cpu);
-	if (ret) {
-		t->err_what = "pin to its CPU";
-		return ret;
-	}
 	if (o->policy == SCHED_DEADLINE) {
-		s.runtime_ns = o->interval_ns / 10 > 50000 ? o->interval_ns / 10 : 50000;
-		s.deadline_ns = o->interval_ns;
-		s.period_ns = o->interval_ns;
+		s.runtime_ns = t->interval_ns / 10 > 50000 ? t->interval_ns / 10 : 50000;
+		s.deadline_ns = t->interval_ns;
+		s.period_ns = t->interval_ns;
 	}
-	ret = rtp_sched_set(0, &s);
-	if (ret) {
-		t->err_what = "set its scheduling policy";
-		return ret;
-	}
-	/* SCHED_OTHER sleepers get 50 us of timer slack by default. */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	rtp_prefault_stack(STACK_PREFAULT);
-	return 0;
+	/* A deadline task's affinity must span its root domain: it runs unpinned (cpu -1). */
+	return rtp_thread_setup(t->cpu, NULL, &s, RTP_THREAD_TIMERSLACK, STACK_PREFAULT, &t->err_what);
 }
 
 /*
@@ -147,7 +133,7 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
 		if (o->relative) {
 			uint64_t before = rtp_now_ns(CLOCK_MONOTONIC);
-			uint64_t wait = cycles ? o->interval_ns : (next > before ? next - before : 0);
+			uint64_t wait = cycles ? t->interval_ns : (next > before ? next - before : 0);
 
 			if (sh->end_ns && before + wait > sh->end_ns) {
 				t->ended_by_duration = true;
@@ -171,16 +157,16 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 		now = rtp_now_ns(CLOCK_MONOTONIC);
 		account(t, o, next, now);
 		cycles++;
-		if (o->loops && cycles >= o->loops)
+		if (o->co.loops && cycles >= o->co.loops)
 			break;
 		if (o->relative)
 			continue;
-		next += o->interval_ns;
+		next += t->interval_ns;
 		if (now >= next) {
-			uint64_t k = (now - next) / o->interval_ns + 1;
+			uint64_t k = (now - next) / t->interval_ns + 1;
 
 			RTP_ST(&t->missed, RTP_LD(&t->missed) + k);
-			next += k * o->interval_ns;
+			next += k * t->interval_ns;
 		}
 	}
 }
@@ -200,7 +186,7 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		return;
 	}
 	its.it_value = rtp_ns_ts(t->first_release_ns);
-	its.it_interval = rtp_ns_ts(o->interval_ns);
+	its.it_interval = rtp_ns_ts(t->interval_ns);
 	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL)) {
 		t->err = -errno;
 		t->err_what = "arm its timerfd";
@@ -208,7 +194,7 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		return;
 	}
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
-		if (sh->end_ns && t->first_release_ns + served * o->interval_ns > sh->end_ns) {
+		if (sh->end_ns && t->first_release_ns + served * t->interval_ns > sh->end_ns) {
 			t->ended_by_duration = true;
 			break;
 		}
@@ -216,13 +202,13 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		if (n != sizeof(exp))
 			continue;	/* EINTR: check the stop flag */
 		now = rtp_now_ns(CLOCK_MONOTONIC);
-		release = t->first_release_ns + served * o->interval_ns;
+		release = t->first_release_ns + served * t->interval_ns;
 		account(t, o, release, now);
 		served += exp;
 		if (exp > 1)
 			RTP_ST(&t->missed, RTP_LD(&t->missed) + exp - 1);
 		cycles++;
-		if (o->loops && cycles >= o->loops)
+		if (o->co.loops && cycles >= o->co.loops)
 			break;
 	}
 	close(fd);
@@ -233,15 +219,15 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
  * releases already past are counted missed, and the thread starts at the
  * next one, so the gate's own wake-up is never taken for a timer latency.
  */
-static void skip_late_start(struct cyclic_thread *t, const struct cyclic_opts *o)
+static void skip_late_start(struct cyclic_thread *t)
 {
 	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), k;
 
 	if (now <= t->first_release_ns)
 		return;
-	k = (now - t->first_release_ns) / o->interval_ns + 1;
+	k = (now - t->first_release_ns) / t->interval_ns + 1;
 	RTP_ST(&t->missed, RTP_LD(&t->missed) + k);
-	t->first_release_ns += k * o->interval_ns;
+	t->first_release_ns += k * t->interval_ns;
 }
 
 void *cyclic_thread_main(void *arg)
@@ -253,8 +239,8 @@ void *cyclic_thread_main(void *arg)
 	t->err = setup(t);
 	if (!rtp_gate_pass(&sh->gate, t->err) || __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
 		goto out;
-	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->distance_ns;
-	skip_late_start(t, o);
+	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->offset_ns;
+	skip_late_start(t);
 	if (o->timer == CYCLIC_TIMERFD)
 		run_timerfd(t, o);
 	else

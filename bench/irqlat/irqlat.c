@@ -141,7 +141,7 @@ static const char *stage_span(enum irqlat_source s, enum irqlat_stage st)
 	return "release->wake";
 }
 
-static void summary(const struct irqlat_run *r)
+static void irqlat_summary(const struct irqlat_run *r)
 {
 	double secs = r->run->duration_s;
 	static const double p[3] = { 50, 99, 99.9 };
@@ -221,7 +221,7 @@ static void json_sources(struct rtp_json *j, const struct irqlat_run *r)
 	rtp_json_end_object(j);
 }
 
-static void json_params(struct rtp_run *run, struct rtp_json *j)
+static void irqlat_json_params(struct rtp_run *run, struct rtp_json *j)
 {
 	struct irqlat_run *r = run->b;
 	const struct irqlat_opts *o = &r->o;
@@ -235,7 +235,7 @@ static void json_params(struct rtp_run *run, struct rtp_json *j)
 		rtp_json_double(j, "duration_s", (double)o->co.duration_ns / 1e9);
 	else
 		rtp_json_null(j, "duration_s");
-	rtp_json_uint(j, "loops", o->loops);
+	rtp_json_uint(j, "loops", o->co.loops);
 	rtp_json_string(j, "reader_policy", o->priority ? "fifo" : "other");
 	rtp_json_int(j, "reader_priority", o->priority);
 	if (o->cpu >= 0)
@@ -246,14 +246,14 @@ static void json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_bool(j, "delay_set", o->delay_set);
 	rtp_json_string(j, "clock", "CLOCK_MONOTONIC");
 	rtp_json_bool(j, "mlockall", run->mlocked);
-	rtp_json_double(j, "max_latency_us", (double)o->max_latency_ns / 1e3);
+	rtp_json_double(j, "max_latency_us", (double)o->co.max_latency_ns / 1e3);
 	if (irqlat_sources[r->src]->json_params)
 		irqlat_sources[r->src]->json_params(r, j);
 	json_thread(j, r);
 	json_sources(j, r);
 }
 
-static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+static void irqlat_json_metrics(struct rtp_run *run, struct rtp_json *j)
 {
 	struct irqlat_run *r = run->b;
 	const struct irqlat_opts *o = &r->o;
@@ -282,7 +282,7 @@ static void json_metrics(struct rtp_run *run, struct rtp_json *j)
 	}
 }
 
-static void json_events(struct rtp_run *run, struct rtp_json *j)
+static void irqlat_json_events(struct rtp_run *run, struct rtp_json *j)
 {
 	struct irqlat_run *r = run->b;
 
@@ -290,7 +290,7 @@ static void json_events(struct rtp_run *run, struct rtp_json *j)
 	irqlat_sources[r->src]->json_events(r, j);
 }
 
-static void decide(struct rtp_run *run, struct rtp_verdict *v)
+static void irqlat_decide(struct rtp_run *run, struct rtp_verdict *v)
 {
 	struct irqlat_run *r = run->b;
 
@@ -313,11 +313,11 @@ static void decide(struct rtp_run *run, struct rtp_verdict *v)
 	if (r->src == SRC_MODULE)
 		rtp_verdict_check(v, "unordered records (a<=b<=c<=d)", "==", 0, (double)r->st.unordered,
 				  "records");
-	if (r->o.max_latency_ns) {
+	if (r->o.co.max_latency_ns) {
 		char name[64];
 
 		snprintf(name, sizeof(name), "max %s", hname);
-		rtp_verdict_check(v, name, "<=", (double)r->o.max_latency_ns / 1e3,
+		rtp_verdict_check(v, name, "<=", (double)r->o.co.max_latency_ns / 1e3,
 				  (double)head->max / 1e3, "us");
 	}
 	if (v->status == RTP_FAIL && r->st.unordered)
@@ -325,15 +325,15 @@ static void decide(struct rtp_run *run, struct rtp_verdict *v)
 			 (unsigned long long)r->st.unordered);
 	else if (v->status == RTP_FAIL)
 		snprintf(v->reason, sizeof(v->reason), "max %s %.1f us exceeds the budget of %.1f us",
-			 hname, (double)head->max / 1e3, (double)r->o.max_latency_ns / 1e3);
-	else if (r->o.max_latency_ns)
+			 hname, (double)head->max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
+	else if (r->o.co.max_latency_ns)
 		snprintf(v->reason, sizeof(v->reason), "max %s %.1f us within the budget of %.1f us",
-			 hname, (double)head->max / 1e3, (double)r->o.max_latency_ns / 1e3);
+			 hname, (double)head->max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
 	else
 		snprintf(v->reason, sizeof(v->reason), "no latency budget given (--max-latency): figures only");
 }
 
-static void skip_params(struct rtp_run *run, struct rtp_json *j)
+static void irqlat_skip_params(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct irqlat_run *r = run->b;
 
@@ -344,7 +344,7 @@ static void skip_params(struct rtp_run *run, struct rtp_json *j)
 }
 
 /* No source can run: each one's reason, then the skip. */
-static int probe(struct rtp_run *run, char *why, size_t len)
+static int irqlat_pick(struct rtp_run *run, char *why, size_t len)
 {
 	struct irqlat_run *r = run->b;
 	int s;
@@ -380,13 +380,13 @@ static void teardown_source(struct irqlat_run *r)
 		irqlat_sources[r->src]->teardown(r);
 }
 
-static pthread_t thread_of(void *arg, int i)
+static pthread_t irqlat_thread_of(void *arg, int i)
 {
 	(void)i;
 	return ((struct irqlat_run *)arg)->reader_th;
 }
 
-static bool done_of(void *arg, int i)
+static bool irqlat_done_of(void *arg, int i)
 {
 	(void)i;
 	return __atomic_load_n(&((struct irqlat_run *)arg)->reader_done, __ATOMIC_ACQUIRE);
@@ -402,7 +402,7 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
+static const char *irqlat_watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t *next)
 {
 	struct irqlat_run *r = arg;
 
@@ -414,12 +414,12 @@ static const char *watch(struct rtp_run *run, void *arg, uint64_t now, uint64_t 
 	return NULL;
 }
 
-static int rt_prio(struct rtp_run *run)
+static int irqlat_rt_prio(struct rtp_run *run)
 {
 	return ((struct irqlat_run *)run->b)->o.priority;
 }
 
-static int setup(struct rtp_run *run, char *why, size_t len)
+static int irqlat_setup(struct rtp_run *run, char *why, size_t len)
 {
 	struct irqlat_run *r = run->b;
 	int ret;
@@ -446,7 +446,7 @@ static int setup(struct rtp_run *run, char *why, size_t len)
 	return 0;
 }
 
-static void teardown(struct rtp_run *run)
+static void irqlat_teardown(struct rtp_run *run)
 {
 	struct irqlat_run *r = run->b;
 
@@ -458,10 +458,10 @@ static void teardown(struct rtp_run *run)
 	r->set_up = false;
 }
 
-static int run_reader(struct rtp_run *run)
+static int irqlat_reader(struct rtp_run *run)
 {
 	struct irqlat_run *r = run->b;
-	struct rtp_watch w = { .check = watch, .arg = r };
+	struct rtp_watch w = { .check = irqlat_watch, .arg = r };
 	pthread_attr_t attr;
 	int ret;
 
@@ -482,18 +482,18 @@ static int run_reader(struct rtp_run *run)
 		w.deadline_ns = r->start_ns + r->o.co.duration_ns;
 	rtp_run_supervise(run, &w);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	rtp_run_stop_threads(run, 1, SIGUSR1, thread_of, done_of, r);
+	rtp_run_stop_threads(run, 1, SIGUSR1, irqlat_thread_of, irqlat_done_of, r);
 	pthread_join(r->reader_th, NULL);
 	r->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	run->duration_s = (double)(r->end_ns - r->start_ns) / 1e9;
-	teardown(run);
+	irqlat_teardown(run);
 	return 0;
 }
 
-static void print_summary(struct rtp_run *run, const struct rtp_verdict *v)
+static void irqlat_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
 	(void)v;
-	summary(run->b);
+	irqlat_summary(run->b);
 }
 
 /*
@@ -501,7 +501,7 @@ static void print_summary(struct rtp_run *run, const struct rtp_verdict *v)
  * it may use.  The timerlat source is the kernel's own thread: rtla
  * timerlat -a explains that one.
  */
-static const char *explain_cpus(struct rtp_run *run, cpu_set_t *set)
+static const char *irqlat_explain_cpus(struct rtp_run *run, cpu_set_t *set)
 {
 	struct irqlat_run *r = run->b;
 
@@ -519,30 +519,21 @@ static const char *explain_cpus(struct rtp_run *run, cpu_set_t *set)
 
 const struct rtp_bench_ops irqlat_ops = {
 	.tool = TOOL,
-	.synopsis = irqlat_synopsis,
-	.help = irqlat_help,
-	.epilog = irqlat_epilog,
 	.duration_help = "10 s, or until the loops with -l",
-	.shortopts = irqlat_shortopts,
-	.longopts = irqlat_longopts,
-	.state_size = sizeof(struct irqlat_run),
-	.opts_offset = offsetof(struct irqlat_run, o),
-	.co_offset = offsetof(struct irqlat_opts, co),
-	.defaults = irqlat_defaults,
-	.option = irqlat_option,
-	.check = irqlat_check,
-	.probe = probe,
-	.rt_prio = rt_prio,
-	.setup = setup,
-	.run = run_reader,
-	.decide = decide,
-	.summary = print_summary,
-	.teardown = teardown,
-	.params = json_params,
-	.skip_params = skip_params,
-	.metrics = json_metrics,
-	.events = json_events,
-	.explain_cpus = explain_cpus,
+	RTP_BENCH_OPTIONS(irqlat, struct irqlat_run, struct irqlat_opts),
+	.takes = RTP_TAKES_LOOPS | RTP_TAKES_MAXLAT,
+	.probe = irqlat_pick,
+	.rt_prio = irqlat_rt_prio,
+	.setup = irqlat_setup,
+	.run = irqlat_reader,
+	.decide = irqlat_decide,
+	.summary = irqlat_print_summary,
+	.teardown = irqlat_teardown,
+	.params = irqlat_json_params,
+	.skip_params = irqlat_skip_params,
+	.metrics = irqlat_json_metrics,
+	.events = irqlat_json_events,
+	.explain_cpus = irqlat_explain_cpus,
 };
 
 int irqlat_main(int argc, char **argv)

@@ -24,13 +24,11 @@ struct irqlat_opts {
 	struct rtp_common co;		/* -D, -q, --json, --load, --no-mlockall */
 	enum irqlat_source source;
 	uint64_t interval_ns;
-	uint64_t loops;			/* 0: until the duration or a signal */
 	int priority;			/* the reader's SCHED_FIFO priority; 0: SCHED_OTHER */
 	int irq_prio;			/* 0: leave the IRQ thread alone */
 	int cpu;			/* -1: do not pin */
 	uint64_t delay_ns;		/* module: planted primary-handler delay */
 	bool delay_set;
-	uint64_t max_latency_ns;	/* budget on the total (or the source's headline) */
 	const char *device;		/* module device (default RTP_IRQLAT_DEVICE) */
 	const char *rtc;		/* default /dev/rtc0 */
 	const char *tracefs;		/* default: /sys/kernel/tracing, then debug/tracing */

@@ -18,25 +18,23 @@
 
 #define bad rtp_opt_bad
 
-enum { OPT_SOURCE = 256, OPT_IRQPRIO, OPT_CPU, OPT_DELAY, OPT_MAXLAT, OPT_DEVICE, OPT_RTC,
+enum { OPT_SOURCE = 256, OPT_IRQPRIO, OPT_CPU, OPT_DELAY, OPT_DEVICE, OPT_RTC,
        OPT_TRACEFS, OPT_SYSFS };
 
 const struct option irqlat_longopts[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "interval", required_argument, NULL, 'i' },
-	{ "loops", required_argument, NULL, 'l' },
 	{ "priority", required_argument, NULL, 'p' },
 	{ "irq-prio", required_argument, NULL, OPT_IRQPRIO },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "delay", required_argument, NULL, OPT_DELAY },
-	{ "max-latency", required_argument, NULL, OPT_MAXLAT },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "rtc", required_argument, NULL, OPT_RTC },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "sysfs-module", required_argument, NULL, OPT_SYSFS },
 	{ NULL, 0, NULL, 0 },
 };
-const char irqlat_shortopts[] = "i:l:p:";
+const char irqlat_shortopts[] = "i:p:";
 
 const char irqlat_synopsis[] =
 "The stages of an interrupt's way to user space: (a) the timer's programmed\n"
@@ -55,7 +53,6 @@ const char irqlat_help[] =
 "                         auto takes the first of module, timerlat, rtc that can\n"
 "                         run here; never user\n"
 "  -i, --interval US      period, microseconds or with a unit (default 1000)\n"
-"  -l, --loops N          stop after N events\n"
 "  -p, --priority N       the reader's SCHED_FIFO priority 1..99, 0 = SCHED_OTHER\n"
 "                         (default 90)\n"
 "      --irq-prio N       set the IRQ thread's SCHED_FIFO priority 1..99 for the\n"
@@ -63,8 +60,8 @@ const char irqlat_help[] =
 "      --cpu N            pin the timer (module, timerlat) and the reader to CPU N\n"
 "      --delay US         module: plant a delay of US in the primary handler\n"
 "                         (truth test: it must show in irq_latency), 0..1000\n"
-"      --max-latency US   budget on the total (module) or the source's headline\n"
-"                         stage: verdict fail and exit 2 when the max exceeds it\n"
+"                         (--max-latency: a budget on the total (module) or on\n"
+"                         the source's headline stage)\n"
 "      --device PATH      the module's device (default " RTP_IRQLAT_DEVICE ")\n"
 "      --rtc PATH         the RTC device (default /dev/rtc0)\n"
 "      --tracefs DIR      tracefs (default /sys/kernel/tracing)\n";
@@ -95,6 +92,7 @@ int irqlat_option(void *oo, int c, const char *name, const char *arg, int argc, 
 	int ret;
 
 	(void)argc;
+	(void)argv;
 	switch (c) {
 	case OPT_SOURCE: {
 		int s;
@@ -116,10 +114,6 @@ int irqlat_option(void *oo, int c, const char *name, const char *arg, int argc, 
 		if (ret || v < 50000 || v > 1000000000ull)
 			return bad(name, arg, "interval must be 50 us .. 1 s");
 		o->interval_ns = v;
-		break;
-	case 'l':
-		if (rtp_parse_u64(arg, 1, UINT64_MAX, &o->loops))
-			return bad(name, arg, "loops must be a positive integer");
 		break;
 	case 'p':
 		if (rtp_parse_prio(arg, 0, 99, &o->priority))
@@ -147,12 +141,6 @@ int irqlat_option(void *oo, int c, const char *name, const char *arg, int argc, 
 		o->delay_ns = v;
 		o->delay_set = true;
 		break;
-	case OPT_MAXLAT:
-		ret = rtp_parse_us(arg, &v);
-		if (ret || v == 0)
-			return bad(name, arg, "latency budget must be a positive number of us");
-		o->max_latency_ns = v;
-		break;
 	case OPT_DEVICE:
 	case OPT_RTC:
 	case OPT_TRACEFS:
@@ -168,8 +156,6 @@ int irqlat_option(void *oo, int c, const char *name, const char *arg, int argc, 
 		else
 			o->sysfs_module = arg;
 		break;
-	default:
-		return rtp_opt_fail('?', argv);
 	}
 	return 0;
 }
@@ -191,7 +177,7 @@ int irqlat_check(void *oo)
 		rtp_error("--delay %s: at most half the interval (%s)", d, i);
 		return RTP_EXIT_ERROR;
 	}
-	if (!o->co.duration_ns && !o->loops)
+	if (!o->co.duration_ns && !o->co.loops)
 		o->co.duration_ns = 10000000000ull;
 	return 0;
 }

@@ -81,27 +81,14 @@ void *irqlat_reader_main(void *arg)
 	struct irqlat_run *r = arg;
 	int ret;
 
-	if (r->o.cpu >= 0) {
-		ret = rtp_pin_cpu(0, r->o.cpu);
-		if (ret) {
-			r->reader_err = ret;
-			r->reader_err_what = "pin the reader";
-			goto out;
-		}
-	}
-	if (r->o.priority > 0) {
-		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = r->o.priority };
+	struct rtp_sched s = { .policy = r->o.priority > 0 ? SCHED_FIFO : SCHED_OTHER,
+			       .priority = r->o.priority };
 
-		ret = rtp_sched_set(0, &s);
-		if (ret) {
-			r->reader_err = ret;
-			r->reader_err_what = "set SCHED_FIFO";
-			goto out;
-		}
-	}
-	rtp_prefault_stack(STACK_PREFAULT);
-	irqlat_sources[r->src]->reader(r);
-out:
+	ret = rtp_thread_setup(r->o.cpu, NULL, &s, 0, STACK_PREFAULT, &r->reader_err_what);
+	if (ret)
+		r->reader_err = ret;
+	else
+		irqlat_sources[r->src]->reader(r);
 	__atomic_store_n(&r->reader_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }

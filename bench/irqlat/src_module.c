@@ -161,7 +161,7 @@ static void *module_reader(void *arg)
 				rtp_explain_note(r->run->ex, -1, 0, rec[i].expiry_ns, rec[i].wake_ns, "total");
 		}
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
-		if (r->o.loops && r->st.records >= r->o.loops)
+		if (r->o.co.loops && r->st.records >= r->o.co.loops)
 			break;
 	}
 out:

@@ -124,7 +124,7 @@ static void *rtc_reader(void *arg)
 		last = now;
 		r->st.records++;
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
-		if (r->o.loops && r->st.records >= r->o.loops)
+		if (r->o.co.loops && r->st.records >= r->o.co.loops)
 			break;
 	}
 	/* Leave SCHED_OTHER before anything can turn the RTC off (see teardown). */

@@ -271,7 +271,7 @@ static void *timerlat_reader(void *arg)
 			thread_seen = true;
 			tl_thread_started(r);
 		}
-		if (r->o.loops && r->st.records >= r->o.loops)
+		if (r->o.co.loops && r->st.records >= r->o.co.loops)
 			break;
 	}
 	return NULL;

@@ -53,7 +53,7 @@ static void *user_reader(void *arg)
 			release += r->o.interval_ns;
 		}
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
-		if (r->o.loops && r->st.records >= r->o.loops)
+		if (r->o.co.loops && r->st.records >= r->o.co.loops)
 			break;
 	}
 	return NULL;

@@ -112,7 +112,7 @@ static void json_names(struct rtp_json *j, const char *key, const int *idx, int 
 	rtp_json_end_array(j);
 }
 
-static void json_params(struct rtp_run *run, struct rtp_json *j)
+static void ls_json_params(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct ls_ctx *c = run->b;
 	const struct ls_opts *o = &c->o;
@@ -153,7 +153,7 @@ static void json_params(struct rtp_run *run, struct rtp_json *j)
 }
 
 /* Besides the --load label: the program's own --burners, when asked for. */
-static void json_load(struct rtp_run *run, struct rtp_json *j)
+static void ls_json_load(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct ls_ctx *c = run->b;
 	char buf[256];
@@ -166,7 +166,7 @@ static void json_load(struct rtp_run *run, struct rtp_json *j)
 	}
 }
 
-static void json_metrics(struct rtp_run *run, struct rtp_json *j)
+static void ls_json_metrics(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct ls_ctx *c = run->b;
 	int i;
@@ -176,14 +176,14 @@ static void json_metrics(struct rtp_run *run, struct rtp_json *j)
 			scenario_ops[c->o.scen[i]]->json_metrics(c, j);
 }
 
-static void json_events(struct rtp_run *run, struct rtp_json *j)
+static void ls_json_events(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct ls_ctx *c = run->b;
 
 	rtp_json_int(j, "abandoned_threads", c->abandoned);
 }
 
-static void json_extra(struct rtp_run *run, struct rtp_json *j)
+static void ls_json_extra(struct rtp_run *run, struct rtp_json *j)
 {
 	const struct ls_ctx *c = run->b;
 	int i;
@@ -195,14 +195,14 @@ static void json_extra(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_end_object(j);
 }
 
-static int rt_prio(struct rtp_run *run)
+static int ls_rt_prio(struct rtp_run *run)
 {
 	const struct ls_ctx *c = run->b;
 
 	return ls_needs_rt(&c->o) ? c->o.priority : 0;
 }
 
-static int setup(struct rtp_run *run, char *why, size_t len)
+static int ls_setup(struct rtp_run *run, char *why, size_t len)
 {
 	struct ls_ctx *c = run->b;
 
@@ -218,7 +218,7 @@ static int setup(struct rtp_run *run, char *why, size_t len)
 	return 0;
 }
 
-static int run_scenarios(struct rtp_run *run)
+static int ls_scenarios(struct rtp_run *run)
 {
 	struct ls_ctx *c = run->b;
 	cpu_set_t mainset;
@@ -272,7 +272,7 @@ static int run_scenarios(struct rtp_run *run)
 	return 0;
 }
 
-static void decide(struct rtp_run *run, struct rtp_verdict *v)
+static void ls_decide(struct rtp_run *run, struct rtp_verdict *v)
 {
 	struct ls_ctx *c = run->b;
 	int i;
@@ -303,7 +303,7 @@ static void decide(struct rtp_run *run, struct rtp_verdict *v)
 	}
 }
 
-static void summary(struct rtp_run *run, const struct rtp_verdict *v)
+static void ls_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
 	struct ls_ctx *c = run->b;
 	int i;
@@ -318,7 +318,7 @@ static void summary(struct rtp_run *run, const struct rtp_verdict *v)
 	printf("\n");
 }
 
-static void teardown(struct rtp_run *run)
+static void ls_teardown(struct rtp_run *run)
 {
 	struct ls_ctx *c = run->b;
 	int i;
@@ -339,29 +339,19 @@ static void teardown(struct rtp_run *run)
 
 const struct rtp_bench_ops ls_ops = {
 	.tool = LS_TOOL,
-	.synopsis = ls_synopsis,
-	.help = ls_help,
-	.epilog = ls_epilog,
 	.duration_help = "1s per case of contention, percpu and spin-preempt",
-	.shortopts = ls_shortopts,
-	.longopts = ls_longopts,
-	.state_size = sizeof(struct ls_ctx),
-	.opts_offset = offsetof(struct ls_ctx, o),
-	.co_offset = offsetof(struct ls_opts, co),
-	.defaults = ls_defaults,
-	.option = ls_option,
-	.check = ls_check,
-	.rt_prio = rt_prio,
-	.setup = setup,
-	.run = run_scenarios,
-	.decide = decide,
-	.summary = summary,
-	.teardown = teardown,
-	.params = json_params,
-	.load = json_load,
-	.metrics = json_metrics,
-	.events = json_events,
-	.extra = json_extra,
+	RTP_BENCH_OPTIONS(ls, struct ls_ctx, struct ls_opts),
+	.rt_prio = ls_rt_prio,
+	.setup = ls_setup,
+	.run = ls_scenarios,
+	.decide = ls_decide,
+	.summary = ls_summary,
+	.teardown = ls_teardown,
+	.params = ls_json_params,
+	.load = ls_json_load,
+	.metrics = ls_json_metrics,
+	.events = ls_json_events,
+	.extra = ls_json_extra,
 };
 
 int lockstress_main(int argc, char **argv)

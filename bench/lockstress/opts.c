@@ -248,6 +248,7 @@ int ls_option(void *oo, int c, const char *name, const char *arg, int argc, char
 	int ret = 0, i;
 
 	(void)argc;
+	(void)argv;
 	if (rtp_cpus_online(&online))
 		CPU_ZERO(&online);
 	switch (c) {
@@ -362,8 +363,6 @@ int ls_option(void *oo, int c, const char *name, const char *arg, int argc, char
 	case OPT_PLANT:
 		o->plant_deadlock = true;
 		break;
-	default:
-		return rtp_opt_fail('?', argv);
 	}
 	return ret;
 }

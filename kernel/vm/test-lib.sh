@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for tests/integration/vm-*.t (sourced after tap.sh).
 VM=$RTPROOF_ROOT/scripts/rtproof-vm
 KERNEL=$RTPROOF_ROOT/scripts/rtproof-kernel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A short real run: the result document parses and holds the schema's fields.
 . "$(dirname "$0")/tap.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Planted truth: a SCHED_FIFO 99 spinner on CPU 0 busy-spins 2 ms every
 # 200 ms; the measuring thread on CPU 0 (FIFO 95, 100 us interval, so a
 # release falls within 100 us of each spin's start) must see a max of

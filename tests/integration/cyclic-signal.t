@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGINT and SIGTERM half-way through leave a complete, valid document.
 . "$(dirname "$0")/tap.sh"
 

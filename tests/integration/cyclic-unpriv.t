@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Without RT privilege: a clear message and exit 4 (skip); --policy other still runs.
 . "$(dirname "$0")/tap.sh"
 

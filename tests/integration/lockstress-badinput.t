@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad options: one clear line on stderr and exit 1, before anything runs.
 . "$(dirname "$0")/tap.sh"
 

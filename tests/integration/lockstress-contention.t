@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contention: every kind, two thread counts; exact counters; a planted lost update is caught.
 . "$(dirname "$0")/tap.sh"
 

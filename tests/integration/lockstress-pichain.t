@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pi-chain: the boost propagates down a chain; a planted deadlock is caught by the watchdog in time.
 . "$(dirname "$0")/tap.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spin-preempt, percpu and rwlock-recursion: figures, exact sums, recorded facts; several per run.
 . "$(dirname "$0")/tap.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGINT/SIGTERM half-way through: a clean stop with a complete document.
 . "$(dirname "$0")/tap.sh"
 

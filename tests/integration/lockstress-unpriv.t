@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Without RT privilege: a clear message and exit 4 (skip), a skip document; SCHED_OTHER scenarios still run.
 . "$(dirname "$0")/tap.sh"
 

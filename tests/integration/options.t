@@ -6,10 +6,13 @@
 # hold every option --help shows.
 . "$(dirname "$0")/tap.sh"
 
-common=$(sed -n '/common_opts\[\] = {/,/^};/p' "$RTPROOF_ROOT/lib/driver.c" |
-	sed -n 's/.*{ { "\([a-z-]*\)".*/\1/p')
-[ -n "$common" ]; ok $? "the common table is read from lib/driver.c: $(echo $common)"
-for o in $common; do
+# every_bench: the entries taken by every bench (take 0); all: every entry
+table=$(sed -n '/common_opts\[\] = {/,/^};/p' "$RTPROOF_ROOT/lib/driver.c")
+all=$(echo "$table" | sed -n 's/.*{ { "\([a-z-]*\)".*/\1/p')
+common=$(echo "$table" | awk '/{ { "/ { split($0, a, "\""); n = a[2] }
+	/, 0 },$/ && n { print n; n = "" } /RTP_TAKES_[A-Z]* },$/ { n = "" }')
+[ -n "$common" ]; ok $? "the common table is read from lib/driver.c: $(echo $common) (and, when taken: $(echo "$all" | grep -vxF "$common" | tr '\n' ' '))"
+for o in $all; do
 	grep -q -- "--$o" "$RTPROOF_ROOT/docs/options.md"
 	ok $? "docs/options.md names --$o"
 done
@@ -41,5 +44,19 @@ for b in cyclic irqlat audio lockstress; do
 	else
 		skip "rtproof-$b.1 against --help" "no man pages built (make man)"
 	fi
+done
+# The common options only some benches take mean the same in each.
+for b in cyclic irqlat; do
+	rtproof-$b -l 0 >/dev/null 2>"$TMP/e"
+	grep -q "error: -l 0: loops must be a positive integer" "$TMP/e"
+	ok $? "rtproof-$b -l 0: the common loops error"
+	rtproof-$b --max-latency 0 >/dev/null 2>"$TMP/e"
+	grep -q "error: --max-latency 0: latency budget must be a positive number of us" "$TMP/e"
+	ok $? "rtproof-$b --max-latency 0: the common budget error"
+done
+for b in audio lockstress; do
+	rtproof-$b -l 5 >/dev/null 2>"$TMP/e"
+	grep -q "error: -l: unknown option" "$TMP/e"
+	ok $? "rtproof-$b does not take -l (it means nothing else there either)"
 done
 done_testing

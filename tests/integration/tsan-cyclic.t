@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The threaded code under ThreadSanitizer (RTPROOF_BIN is the -fsanitize=thread build).
 . "$(dirname "$0")/tap.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof-lockstress under ThreadSanitizer (RTPROOF_BIN is the -fsanitize=thread build).
 # Not here: rwlock-recursion and the planted deadlock, whose self-deadlocks and
 # lock-order cycle are the point (TSan would rightly report them).

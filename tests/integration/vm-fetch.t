@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof kernel fetch: stock and RT kernels in the cache, a second fetch
 # downloads and unpacks nothing, bad input is refused.
 . "$(dirname "$0")/tap.sh"

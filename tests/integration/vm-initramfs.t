@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kernel/vm/mkinitramfs on the stock and the RT kernel: busybox, /init, the
 # suite's binaries with every library they need, ALSA's configuration, the
 # virtio/9p modules with their dependencies and a modules.dep.

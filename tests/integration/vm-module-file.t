@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof vm --module-file: an out-of-tree module goes into the initramfs
 # (vermagic checked against the kernel) and is loaded in the guest.
 . "$(dirname "$0")/tap.sh"
