@@ -24,6 +24,7 @@
 
 #define QLEN 256			/* outliers handed over, not yet taken */
 #define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
+#define RTP_EXPLAIN_PRINT 32		/* console lines at most */
 
 struct note {
 	int cpu, tid;
@@ -654,6 +655,10 @@ void rtp_explain_print(const struct rtp_explain *ex, FILE *f)
 		const struct rtp_culprit *c = top(&k->x);
 		char lat[32], d[32], who[64];
 
+		if (i == RTP_EXPLAIN_PRINT) {
+			fprintf(f, "  ... %d more in the document (events.explained)\n", ex->nkept - i);
+			break;
+		}
 		fmt_ms(k->n.wake_ns - k->n.release_ns, lat, sizeof(lat));
 		if (!c) {
 			fprintf(f, "  %s late on CPU %d: nothing else ran (the thread itself %s)\n", lat,
