@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 #include "run.h"
 #include "xwindow.h"
 
-#define QLEN 256			/* outliers handed over, not yet taken */
+#define QLEN 1024			/* outliers handed over, not yet taken */
 #define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
 #define RTP_EXPLAIN_PRINT 32		/* console lines at most */
 
@@ -48,7 +49,8 @@ struct kept {
 struct cpuev {
 	struct rtp_xev *ev;
 	size_t n, cap;
-	size_t nprev;			/* the first nprev came from the snapshot before */
+	size_t nprev;			/* the first nprev came from the read before */
+	bool gap;			/* the newest read lost its oldest events: a gap at nprev */
 };
 
 struct rtp_explain {
@@ -64,8 +66,10 @@ struct rtp_explain {
 	pthread_t th;
 	bool started, finished;
 	int stop;			/* atomic */
+	int quiet;			/* atomic: notes wake nobody (after-run mode, swapped) */
 
 	struct slot q[QLEN];
+	struct note batch[QLEN];	/* the reader's */
 	unsigned long head;		/* atomic: producers */
 	unsigned long tail;		/* the reader's */
 	uint64_t dropped;		/* atomic: queue full */
@@ -252,7 +256,8 @@ static int read_cpu(struct rtp_explain *ex, int cpu, const char *file)
 	char path[384], *line = NULL;
 	size_t cap = 0;
 	struct rtp_xev e;
-	uint64_t last = c->n ? c->ev[c->n - 1].ts : 0;
+	uint64_t last = c->n ? c->ev[c->n - 1].ts : 0, in = 0, written = 0;
+	const char *h;
 	FILE *f;
 	int ret = 0;
 
@@ -260,7 +265,13 @@ static int read_cpu(struct rtp_explain *ex, int cpu, const char *file)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
+	c->nprev = c->n;
+	c->gap = false;
 	while (getline(&line, &cap, f) > 0) {
+		/* "# entries-in-buffer/entries-written: 2871/3000": the ring overflowed */
+		if (line[0] == '#' && (h = strstr(line, "entries-written:")) &&
+		    sscanf(h + 16, " %" SCNu64 "/%" SCNu64, &in, &written) == 2 && in < written && c->n)
+			c->gap = true;
 		if (rtp_xev_parse(line, &e) != 1 || e.ts < last)
 			continue;	/* a comment, or older than what we hold */
 		ret = cpuev_push(c, &e);
@@ -279,7 +290,8 @@ static void cpuev_keep_last(struct cpuev *c)
 
 	memmove(c->ev, c->ev + c->nprev, keep * sizeof(*c->ev));
 	c->n = keep;
-	c->nprev = keep;
+	c->nprev = 0;
+	c->gap = false;
 }
 
 /* ---- sampling and analysis --------------------------------------------------------- */
@@ -287,6 +299,8 @@ static void cpuev_keep_last(struct cpuev *c)
 static int analyse(struct rtp_explain *ex, struct kept *k)
 {
 	struct cpuev *c = &ex->cpu[k->n.cpu];
+	const struct rtp_xev *ev = c->ev;
+	size_t n = c->n;
 	int ret;
 
 	memset(&k->x, 0, sizeof(k->x));
@@ -294,7 +308,20 @@ static int analyse(struct rtp_explain *ex, struct kept *k)
 	k->x.tid = k->n.tid;
 	k->x.release_ns = k->n.release_ns;
 	k->x.wake_ns = k->n.wake_ns;
-	ret = rtp_xwindow_analyse(c->ev, c->n, &k->x);
+	if (c->gap && c->nprev > 0 && c->nprev < c->n) {
+		/* the events lost between the two reads: a window there is not covered */
+		uint64_t from = c->ev[c->nprev - 1].ts, to = c->ev[c->nprev].ts;
+
+		if (k->n.release_ns < to && k->n.wake_ns > from)
+			return -ENODATA;
+		if (k->n.release_ns >= to) {
+			ev += c->nprev;
+			n -= c->nprev;
+		} else {
+			n = c->nprev;
+		}
+	}
+	ret = rtp_xwindow_analyse(ev, n, &k->x);
 	if (!ret)
 		rtp_xwindow_policies(&k->x);
 	return ret;
@@ -375,7 +402,6 @@ static void explain_now(struct rtp_explain *ex, struct note *batch, int nb)
 			for (cpu = 0; cpu <= ex->maxcpu; cpu++) {
 				if (!CPU_ISSET(cpu, &ex->measured))
 					continue;
-				ex->cpu[cpu].nprev = ex->cpu[cpu].n;
 				if (read_cpu(ex, cpu, "snapshot"))
 					ex->failed++;
 			}
@@ -414,9 +440,11 @@ static void explain_later(struct rtp_explain *ex, struct note *batch, int nb)
 		slot->state = KEPT_PENDING;
 		accept(ex, slot, replaces, batch[i].wake_ns - batch[i].release_ns);
 	}
-	if (nb && !ex->snapped) {
+	if (nb && !ex->snapped && !__atomic_load_n(&ex->stop, __ATOMIC_ACQUIRE)) {
 		swap_snapshot(ex);
 		ex->snapped = true;
+		/* from now on nothing of ours runs on the measured CPUs until the run ends */
+		__atomic_store_n(&ex->quiet, 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -432,19 +460,29 @@ static int take(struct rtp_explain *ex, struct note *out)
 	return 1;
 }
 
+/* Takes what waits in the queue; returns how many. */
+static int drain(struct rtp_explain *ex, struct note *batch)
+{
+	int nb = 0;
+
+	while (nb < QLEN && take(ex, &batch[nb]))
+		nb++;
+	return nb;
+}
+
 static void *reader(void *arg)
 {
 	struct rtp_explain *ex = arg;
-	struct note batch[QLEN];
+	struct note *batch = ex->batch;
 
+	pthread_setname_np(pthread_self(), "rtp-explain");
 	for (;;) {
 		struct pollfd p = { ex->efd, POLLIN, 0 };
 		bool stop = __atomic_load_n(&ex->stop, __ATOMIC_ACQUIRE);
+		bool quiet = __atomic_load_n(&ex->quiet, __ATOMIC_ACQUIRE);
 		uint64_t cnt;
-		int nb = 0;
+		int nb = quiet ? 0 : drain(ex, batch);
 
-		while (nb < QLEN && take(ex, &batch[nb]))
-			nb++;
 		if (nb) {
 			if (ex->deferred)
 				explain_later(ex, batch, nb);
@@ -454,7 +492,8 @@ static void *reader(void *arg)
 		}
 		if (stop)
 			break;
-		if (poll(&p, 1, 100) > 0 && read(ex->efd, &cnt, sizeof(cnt)) < 0) {
+		/* quiet: asleep until the run ends (rtp_explain_finish writes the eventfd) */
+		if (poll(&p, 1, quiet ? -1 : 100) > 0 && read(ex->efd, &cnt, sizeof(cnt)) < 0) {
 			/* taken by nobody else: nothing pending */
 		}
 	}
@@ -513,7 +552,7 @@ int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint6
 	if (ret)
 		goto fail;
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024 + sizeof(struct note) * QLEN);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
 	ret = -pthread_create(&ex->th, &attr, reader, ex);
 	pthread_attr_destroy(&attr);
 	if (ret) {
@@ -572,7 +611,7 @@ void rtp_explain_note(struct rtp_explain *ex, int cpu, int tid, uint64_t release
 	s->n.wake_ns = wake_ns;
 	s->n.what = what;
 	__atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
-	if (write(ex->efd, &one, sizeof(one)) < 0) {
+	if (!__atomic_load_n(&ex->quiet, __ATOMIC_RELAXED) && write(ex->efd, &one, sizeof(one)) < 0) {
 		/* saturated: the reader is awake anyway */
 	}
 }
@@ -591,6 +630,17 @@ void rtp_explain_finish(struct rtp_explain *ex)
 			/* it polls every 100 ms anyway */
 		}
 		pthread_join(ex->th, NULL);
+	}
+	/* what waited in the queue (after-run mode: all since the swap) */
+	for (;;) {
+		int nb = drain(ex, ex->batch);
+
+		if (!nb)
+			break;
+		if (ex->deferred)
+			explain_later(ex, ex->batch, nb);
+		else
+			explain_now(ex, ex->batch, nb);
 	}
 	if (ex->inst[0]) {
 		write_file(ex->inst, "tracing_on", "0");
