@@ -25,6 +25,7 @@
 
 #define QLEN 1024			/* outliers handed over, not yet taken */
 #define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
+#define BUFFER_KB_AFTER 4096		/* after-run mode: the ring must hold the run's end */
 #define RTP_EXPLAIN_PRINT 32		/* console lines at most */
 
 struct note {
@@ -183,7 +184,7 @@ static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
 		return -ENOENT;
 	}
 	cpumask_str(&ex->measured, ex->maxcpu, mask, sizeof(mask));
-	snprintf(kb, sizeof(kb), "%d", BUFFER_KB);
+	snprintf(kb, sizeof(kb), "%d", ex->deferred ? BUFFER_KB_AFTER : BUFFER_KB);
 	if ((ret = write_file(ex->inst, "tracing_on", "0")) ||
 	    (ret = write_file(ex->inst, "tracing_cpumask", mask)) ||
 	    (ret = write_file(ex->inst, "buffer_size_kb", kb)) ||
@@ -560,14 +561,13 @@ int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint6
 		goto fail;
 	}
 	ex->started = true;
-	if (ex->deferred) {
-		/* on a measured CPU: it may run only when nothing else wants the CPU */
-		struct sched_param sp = { 0 };
-
-		pthread_setschedparam(ex->th, SCHED_IDLE, &sp);
-	} else {
+	/*
+	 * After-run mode: on a measured CPU, SCHED_OTHER below the real-time
+	 * threads; one swap, then asleep.  (SCHED_IDLE was starved for seconds
+	 * under hackbench: the swap came too late for the window.)
+	 */
+	if (!ex->deferred)
 		pthread_setaffinity_np(ex->th, sizeof(readers), &readers);
-	}
 	*out = ex;
 	return 0;
 fail:
@@ -754,7 +754,7 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 	rtp_json_string(j, "reader_cpus", ex->reader_cpus);
 	rtp_json_string(j, "tracefs", ex->dir);
 	rtp_json_string(j, "events", ex->events);
-	rtp_json_int(j, "buffer_kb_per_cpu", BUFFER_KB);
+	rtp_json_int(j, "buffer_kb_per_cpu", ex->deferred ? BUFFER_KB_AFTER : BUFFER_KB);
 	rtp_json_string(j, "clock", "mono (us resolution)");
 	rtp_json_uint(j, "outliers", ex->outliers + ex->dropped);
 	rtp_json_int(j, "explained", ex->nkept);
