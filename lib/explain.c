@@ -25,7 +25,7 @@
 
 #define QLEN 1024			/* outliers handed over, not yet taken */
 #define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
-#define BUFFER_KB_AFTER 4096		/* after-run mode: the ring must hold the run's end */
+#define BUFFER_KB_AFTER 2048		/* after-run mode: the ring must hold the run's end */
 #define RTP_EXPLAIN_PRINT 32		/* console lines at most */
 
 struct note {

@@ -25,10 +25,12 @@ KERNELS=${EXPLAIN_KERNELS:-stock rt}
 
 cat >"$TMP/guest.sh" <<'EOF'
 #!/bin/sh
-rtp-spin --cpu 0 --prio 99 --spin 2ms --every 100ms --duration 3s --delay 300ms >/res/spin.txt 2>&1 &
+# the spinner outlives the run: its policy is read after the run (one vCPU)
+rtp-spin --cpu 0 --prio 99 --spin 2ms --every 100ms --duration 60s --delay 300ms >/res/spin.txt 2>&1 &
 sp=$!
 rtproof-cyclic -q -p 80 -i 1000 -D 2s -a 0 --explain=500us --json /res/cyc.json >/res/cyc.txt 2>&1
 echo $? >/res/cyc.rc
+kill $sp
 wait $sp
 if insmod /usr/bin/rtproof_irqlat.ko >/res/insmod.txt 2>&1; then
 	rtproof-irqlat -q --source module -l 300 --delay 300 --explain=200us --json /res/irq.json \
