@@ -554,6 +554,14 @@ int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint6
 		goto fail;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256 * 1024);
+	{
+		/* SCHED_OTHER whatever the caller runs at: below every real-time thread */
+		struct sched_param sp = { 0 };
+
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+		pthread_attr_setschedparam(&attr, &sp);
+	}
 	ret = -pthread_create(&ex->th, &attr, reader, ex);
 	pthread_attr_destroy(&attr);
 	if (ret) {
