@@ -167,12 +167,15 @@ static void print_config(const struct audio_run *r)
 		printf("  note: %s\n", r->backend_note);
 }
 
-static void audio_summary(const struct audio_run *r)
+static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
+	const struct audio_run *r = run->b;
 	double secs = r->run->duration_s;
 	const struct audio_ctx *c = &r->c;
 	char a[24], b[24], d[24];
 	int i;
+
+	(void)v;
 
 	printf("\n");
 	print_config(r);
@@ -861,12 +864,6 @@ static int audio_audio(struct rtp_run *run)
 	return 0;
 }
 
-static void audio_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
-{
-	(void)v;
-	audio_summary(run->b);
-}
-
 static void audio_teardown(struct rtp_run *run)
 {
 	struct audio_run *r = run->b;
@@ -898,7 +895,7 @@ const struct rtp_bench_ops audio_ops = {
 	.setup = audio_setup,
 	.run = audio_audio,
 	.decide = audio_decide,
-	.summary = audio_print_summary,
+	.summary = audio_summary,
 	.teardown = audio_teardown,
 	.params = audio_json_params,
 	.skip_params = audio_skip_params,

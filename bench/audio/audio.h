@@ -50,11 +50,7 @@ struct audio_opts {
 };
 
 #define AUDIO_HELP_SHOWN RTP_HELP_SHOWN
-void audio_defaults(void *o);
-int audio_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
-int audio_check(void *o);
-extern const struct option audio_longopts[];
-extern const char audio_shortopts[], audio_synopsis[], audio_help[], audio_epilog[];
+RTP_BENCH_OPTIONS_DECLARE(audio);
 extern const struct rtp_bench_ops audio_ops;
 /* 0, AUDIO_HELP_SHOWN, or an exit code after printing the error. */
 int audio_parse(struct audio_opts *o, int argc, char **argv);

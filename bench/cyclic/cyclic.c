@@ -144,12 +144,15 @@ static uint64_t total_missed(const struct cyclic_run *r)
 	return m;
 }
 
-static void cyclic_summary(const struct cyclic_run *r)
+static void cyclic_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
+	const struct cyclic_run *r = run->b;
 	double secs = r->run->duration_s;
 	const char *u = r->o.nsecs ? "ns" : "us";
 	char a[16], b[16], interval[48], policy[16];
 	int i;
+
+	(void)v;
 
 	rtp_format_ns(r->o.interval_ns, interval, sizeof(interval));
 	if (r->o.distance_ns) {
@@ -594,12 +597,6 @@ static int cyclic_threads(struct rtp_run *run)
 	return 0;
 }
 
-static void cyclic_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
-{
-	(void)v;
-	cyclic_summary(run->b);
-}
-
 static int cyclic_outputs(struct rtp_run *run)
 {
 	struct cyclic_run *r = run->b;
@@ -669,7 +666,7 @@ const struct rtp_bench_ops cyclic_ops = {
 	.setup = cyclic_setup,
 	.run = cyclic_threads,
 	.decide = cyclic_decide,
-	.summary = cyclic_print_summary,
+	.summary = cyclic_summary,
 	.outputs = cyclic_outputs,
 	.teardown = cyclic_teardown,
 	.params = cyclic_json_params,

@@ -40,11 +40,7 @@ struct cyclic_opts {
 /* Returns 0, or an exit code (1 bad usage) after printing the error; 5 = help shown. */
 #define CYCLIC_HELP_SHOWN RTP_HELP_SHOWN
 int cyclic_parse(struct cyclic_opts *o, int argc, char **argv);
-void cyclic_defaults(void *o);
-int cyclic_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
-int cyclic_check(void *o);
-extern const struct option cyclic_longopts[];
-extern const char cyclic_shortopts[], cyclic_synopsis[], cyclic_help[], cyclic_epilog[];
+RTP_BENCH_OPTIONS_DECLARE(cyclic);
 extern const struct rtp_bench_ops cyclic_ops;
 
 #define CYCLIC_MAX_SPIKES 64

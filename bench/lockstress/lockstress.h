@@ -68,11 +68,7 @@ struct ls_opts {
 };
 
 #define LS_HELP_SHOWN RTP_HELP_SHOWN
-void ls_defaults(void *o);
-int ls_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
-int ls_check(void *o);
-extern const struct option ls_longopts[];
-extern const char ls_shortopts[], ls_synopsis[], ls_help[], ls_epilog[];
+RTP_BENCH_OPTIONS_DECLARE(ls);
 extern const struct rtp_bench_ops ls_ops;
 /* 0, LS_HELP_SHOWN, or an exit code after printing the error. */
 int ls_parse(struct ls_opts *o, int argc, char **argv);

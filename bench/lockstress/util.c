@@ -195,31 +195,44 @@ int ls_mutex_init(pthread_mutex_t *m, int protocol, int ceiling, int type)
 	return -ret;
 }
 
+struct ls_watch {
+	struct ls_ctx *c;
+	int (*done)(void *arg);
+	void *arg;
+	int ret;
+};
+
+static const char *ls_watch_check(struct rtp_run *r, void *arg, uint64_t now, uint64_t *next)
+{
+	struct ls_watch *w = arg;
+
+	(void)r;
+	(void)now;
+	(void)next;
+	if (w->done && (w->ret = w->done(w->arg)))
+		return "done";
+	if (ls_stopped(w->c)) {
+		w->ret = -1;
+		return "stopped";
+	}
+	return NULL;
+}
+
+/* The driver's supervise loop, with the scenario's done() and the run's stop flag. */
 int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
 		 int (*done)(void *arg), void *arg)
 {
-	for (;;) {
-		uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), wait = tick_ns;
-		int ret;
+	struct ls_watch w = { c, done, arg, 0 };
+	struct rtp_watch rw = { .deadline_ns = until_ns, .tick_ns = tick_ns,
+				.check = ls_watch_check, .arg = &w };
+	const char *why = rtp_run_supervise(c->run, &rw);
 
-		if (done) {
-			ret = done(arg);
-			if (ret)
-				return ret;
-		}
-		if (ls_stopped(c))
-			return -1;
-		if (now >= until_ns)
-			return 0;
-		if (until_ns - now < wait)
-			wait = until_ns - now;
-		ret = rtp_run_wait(c->run, wait);
-		if (ret > 0) {
-			c->signal = ret;
-			__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
-			return -1;
-		}
+	if (!strcmp(why, "signal")) {
+		c->signal = c->run->signal;
+		__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+		return -1;
 	}
+	return strcmp(why, "duration") ? w.ret : 0;
 }
 
 int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns)
