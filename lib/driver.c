@@ -38,6 +38,8 @@ static const struct rtp_common_opt {
 	  "stop after N wake-ups (per thread) or events (default: no limit)", RTP_TAKES_LOOPS },
 	{ { "max-latency", required_argument, NULL, RTP_OPT_MAXLAT }, 0, "US",
 	  "budget: verdict fail and exit 2 when the max exceeds it", RTP_TAKES_MAXLAT },
+	{ { "explain", optional_argument, NULL, RTP_OPT_EXPLAIN }, 0, "[=T]",
+	  "name what ran instead for each outlier above T (default 100us; tracefs)", 0 },
 	{ { "help", no_argument, NULL, RTP_OPT_HELP }, 0, NULL, "this text", 0 },
 	{ { "version", no_argument, NULL, RTP_OPT_VERSION }, 0, NULL, "the version", 0 },
 };
@@ -62,7 +64,7 @@ void rtp_run_usage(const struct rtp_bench_ops *ops, FILE *f)
 			continue;
 		snprintf(left, sizeof(left), "%c%c%c --%s%s%s", c->letter ? '-' : ' ',
 			 c->letter ? c->letter : ' ', c->letter ? ',' : ' ', c->lo.name,
-			 c->arg ? " " : "", c->arg ? c->arg : "");
+			 c->arg && c->arg[0] != '[' ? " " : "", c->arg ? c->arg : "");
 		fprintf(f, "  %-22s %s\n", left, c->help);
 		if (c->letter == 'D')
 			fprintf(f, "  %-22s (default: %s)\n", "",
@@ -97,6 +99,13 @@ static int common_option(const struct rtp_bench_ops *ops, struct rtp_common *co,
 		if (!*arg)
 			return rtp_opt_bad(name, "''", "empty load name");
 		co->load = arg;
+		return 0;
+	case RTP_OPT_EXPLAIN:
+		co->explain = true;
+		co->explain_ns = RTP_EXPLAIN_DEFAULT_NS;
+		if (arg && (rtp_parse_us(arg, &co->explain_ns) || co->explain_ns == 0))
+			return rtp_opt_bad(name, arg, "threshold must be a positive duration, like 100us or 2ms "
+					   "(a bare number is microseconds)");
 		return 0;
 	case RTP_OPT_NOMLOCK:
 		co->mlock = false;
@@ -324,6 +333,10 @@ static int write_document(struct rtp_run *r, const struct rtp_verdict *v)
 	rtp_json_begin_object(j, "events");
 	if (ops->events)
 		ops->events(r, j);
+	if (r->ex)
+		rtp_explain_json(r->ex, j, r->first_ns ? r->first_ns : r->enter_ns);
+	else if (r->co->explain)
+		rtp_explain_json_unavailable(j, r->co->explain_ns, r->explain_why);
 	rtp_json_string(j, "stopped_by", r->stopped_by ? r->stopped_by : "error");
 	if (r->signal)
 		rtp_json_string(j, "signal", sigabbrev_np(r->signal));
@@ -383,6 +396,35 @@ static int begin(struct rtp_run *r)
 	return 0;
 }
 
+/*
+ * --explain: the tracer on the bench's measured CPUs.  Where it cannot
+ * run, it says why and the run goes on (the document says why too).
+ */
+static void start_explain(struct rtp_run *r)
+{
+	const char *why;
+	cpu_set_t cpus;
+
+	r->explain_ns = UINT64_MAX;
+	if (!r->co->explain)
+		return;
+	if (!r->ops->explain_cpus) {
+		snprintf(r->explain_why, sizeof(r->explain_why), "%s has no outliers to explain",
+			 r->ops->tool);
+	} else {
+		CPU_ZERO(&cpus);
+		why = r->ops->explain_cpus(r, &cpus);
+		if (why || !CPU_COUNT(&cpus))
+			snprintf(r->explain_why, sizeof(r->explain_why), "%s",
+				 why ? why : "no measured CPU known");
+		else if (!rtp_explain_start(&r->ex, &cpus, r->co->explain_ns, r->explain_why,
+					    sizeof(r->explain_why)))
+			r->explain_ns = r->co->explain_ns;
+	}
+	if (!r->ex)
+		rtp_warn("--explain: cannot trace here: %s; the run goes on without it", r->explain_why);
+}
+
 static int measure(struct rtp_run *r)
 {
 	const struct rtp_bench_ops *ops = r->ops;
@@ -411,6 +453,7 @@ static int measure(struct rtp_run *r)
 		if (ret)
 			return ret;
 	}
+	start_explain(r);
 	if (r->co->mlock) {
 		ret = rtp_mlock_all(256 * 1024);
 		if (ret)
@@ -421,11 +464,14 @@ static int measure(struct rtp_run *r)
 	if (ret)
 		return ret;
 	getrusage(RUSAGE_SELF, &r->ru);
+	rtp_explain_finish(r->ex);	/* after the run: what waited is read now */
 
 	memset(&v, 0, sizeof(v));
 	v.status = RTP_PASS;
 	ops->decide(r, &v);
 	ops->summary(r, &v);
+	if (r->ex)
+		rtp_explain_print(r->ex, stdout);
 	printf("verdict: %s: %s\n", rtp_status_name(v.status), v.reason);
 	if (ops->outputs && ops->outputs(r))
 		v.status = RTP_ERROR;
@@ -462,6 +508,7 @@ int rtp_run_tool(const struct rtp_bench_ops *ops, int argc, char **argv)
 	r->argc = argc;
 	r->argv = argv;
 	r->sigfd = r->wakefd = -1;
+	r->explain_ns = UINT64_MAX;
 	r->o = (char *)r->b + ops->opts_offset;
 	r->co = (struct rtp_common *)((char *)r->o + ops->co_offset);
 	code = rtp_run_parse(ops, r->o, argc, argv);
@@ -475,6 +522,7 @@ int rtp_run_tool(const struct rtp_bench_ops *ops, int argc, char **argv)
 	r->code = code;
 	if (ops->teardown)
 		ops->teardown(r);
+	rtp_explain_free(r->ex);
 	if (r->have_json)
 		rtp_result_abort(&r->res);
 out:

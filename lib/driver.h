@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "explain.h"
 #include "json.h"
 #include "result.h"
 #include "sysinfo.h"
@@ -38,6 +40,8 @@ struct rtp_common {
 	const char *load;		/* --load NAME: a label, recorded only */
 	bool quiet;			/* -q/--quiet */
 	bool mlock;			/* --no-mlockall clears it */
+	bool explain;			/* --explain[=THRESHOLD] (docs/explain.md) */
+	uint64_t explain_ns;		/* its threshold */
 	/* Taken by the benches that ask (ops->takes): */
 	uint64_t loops;			/* -l/--loops N; 0: no limit (RTP_TAKES_LOOPS) */
 	uint64_t max_latency_ns;	/* --max-latency US; 0: no budget (RTP_TAKES_MAXLAT) */
@@ -49,7 +53,7 @@ struct rtp_common {
 
 /* getopt codes of the common long-only options: benches use codes below 1000. */
 enum { RTP_OPT_JSON = 1000, RTP_OPT_LOAD, RTP_OPT_NOMLOCK, RTP_OPT_HELP, RTP_OPT_VERSION,
-       RTP_OPT_MAXLAT };
+       RTP_OPT_MAXLAT, RTP_OPT_EXPLAIN };
 /* The common short options: cyclictest's letters. */
 #define RTP_COMMON_SHORTOPTS "D:q"
 /* What the parser returns after --help or --version. */
@@ -103,6 +107,13 @@ struct rtp_bench_ops {
 	void (*events)(struct rtp_run *r, struct rtp_json *j);	/* besides "stopped_by" */
 	void (*extra)(struct rtp_run *r, struct rtp_json *j);	/* top-level series and lists */
 	void (*resources)(struct rtp_run *r, struct rtp_json *j);	/* besides CPU time and RSS */
+	/*
+	 * --explain: fills the CPUs the measuring threads run on (after setup())
+	 * and returns NULL, or why this run cannot be explained; NULL callback:
+	 * the bench has no outliers to explain.  Its threads then call
+	 * rtp_explain_note(r->ex, ...) when a figure is above r->explain_ns.
+	 */
+	const char *(*explain_cpus)(struct rtp_run *r, cpu_set_t *set);
 };
 
 /*
@@ -155,6 +166,10 @@ struct rtp_run {
 	 */
 	uint64_t enter_ns, first_ns, last_ns;
 	struct rusage ru;		/* taken after run() */
+	/* --explain: the tracer (NULL: off or unavailable), its threshold (UINT64_MAX: off) */
+	struct rtp_explain *ex;
+	uint64_t explain_ns;
+	char explain_why[256];		/* why it is unavailable */
 };
 
 /* The whole program: returns its exit code. */

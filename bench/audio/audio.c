@@ -875,6 +875,18 @@ static void audio_teardown(struct rtp_run *run)
 	r->c.silence = NULL;
 }
 
+/* --explain: the audio thread's CPU; unpinned, all it may use. */
+static const char *audio_explain_cpus(struct rtp_run *run, cpu_set_t *set)
+{
+	struct audio_run *r = run->b;
+
+	if (r->c.audio_cpu >= 0)
+		CPU_SET(r->c.audio_cpu, set);
+	else if (sched_getaffinity(0, sizeof(*set), set))
+		CPU_ZERO(set);
+	return NULL;
+}
+
 const struct rtp_bench_ops audio_ops = {
 	.tool = TOOL,
 	.duration_help = "until SIGINT/SIGTERM; with --sweep, its steps",
@@ -889,6 +901,7 @@ const struct rtp_bench_ops audio_ops = {
 	.skip_params = audio_skip_params,
 	.metrics = audio_json_metrics,
 	.events = audio_json_events,
+	.explain_cpus = audio_explain_cpus,
 };
 
 int audio_main(int argc, char **argv)

@@ -159,6 +159,9 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how
 			step_max(&s->max_lateness_ns, lat);
 			step_min(&s->min_margin_ns, 0);
 		}
+		/* --explain: every xrun, from when the period was due to the wake-up */
+		if (!suspend && lat && c->run && c->run->ex)
+			rtp_explain_note(c->run->ex, c->audio_cpu, 0, due, w->now_ns, "xrun");
 		f.lateness_ns = lat;
 		f.slack_ns = held;
 		f.stop_ns = unreported ? c->dry_ns : w->xrun_at_ns;
@@ -309,6 +312,9 @@ static int run(struct audio_ctx *c)
 				lat = 0;
 				c->early++;
 			}
+			if (__builtin_expect(lat > c->run->explain_ns, 0))
+				rtp_explain_note(c->run->ex, c->audio_cpu, 0, w.t_avail_ns, w.now_ns,
+						 "lateness");
 			margin = w.t_dry_ns > w.now_ns ? w.t_dry_ns - w.now_ns : 0;
 			rtp_hist_record_at(&c->lateness, lat, w.now_ns);
 			rtp_hist_record_at(&c->margin, margin, w.now_ns);
@@ -396,6 +402,7 @@ void *audio_stall_main(void *arg)
 	struct timespec ts;
 	int n;
 
+	pthread_setname_np(pthread_self(), "rtp-stall");	/* what --explain names */
 	if (rtp_pin_cpu(0, c->audio_cpu) || rtp_sched_set(0, &s)) {
 		__atomic_store_n(&c->stall_err, 1, __ATOMIC_RELEASE);
 		return NULL;	/* main reports it: no stall was planted */

@@ -542,6 +542,7 @@ static int cyclic_threads(struct rtp_run *run)
 
 	r->sh.o = &r->o;
 	r->sh.run = run;
+	r->sh.explain_ns = run->explain_ns;
 	rtp_gate_init(&r->sh.gate);
 	/* A small stack: mlockall(MCL_FUTURE) locks all of it, 8 MiB by default. */
 	pthread_attr_init(&attr);
@@ -636,6 +637,26 @@ static void cyclic_teardown(struct rtp_run *run)
 		close(r->sh.tracing_on_fd);
 }
 
+/* --explain: the CPUs the threads are pinned to (deadline threads: all they may use). */
+static const char *cyclic_explain_cpus(struct rtp_run *run, cpu_set_t *set)
+{
+	struct cyclic_run *r = run->b;
+	int n = r->o.nthreads ? r->o.nthreads : CPU_COUNT(&r->o.cpus), c;
+
+	if (r->o.policy == SCHED_DEADLINE) {
+		if (sched_getaffinity(0, sizeof(*set), set))
+			CPU_ZERO(set);
+		return NULL;
+	}
+	/* as alloc_threads() pins them: round-robin over -a's CPUs */
+	for (c = 0; c < CPU_SETSIZE && n > 0; c++)
+		if (CPU_ISSET(c, &r->o.cpus)) {
+			CPU_SET(c, set);
+			n--;
+		}
+	return NULL;
+}
+
 const struct rtp_bench_ops cyclic_ops = {
 	.tool = TOOL,
 	.duration_help = "until the loops or SIGINT/SIGTERM",
@@ -653,6 +674,7 @@ const struct rtp_bench_ops cyclic_ops = {
 	.events = cyclic_json_events,
 	.extra = cyclic_json_extra,
 	.resources = cyclic_json_resources,
+	.explain_cpus = cyclic_explain_cpus,
 };
 
 int cyclic_main(int argc, char **argv)

@@ -84,6 +84,7 @@ struct __attribute__((aligned(64))) cyclic_thread {
 struct cyclic_shared {
 	const struct cyclic_opts *o;
 	struct rtp_run *run;		/* woken when a thread ends */
+	uint64_t explain_ns;		/* --explain's threshold; UINT64_MAX: off */
 	struct rtp_gate gate;		/* set up, then start_ns written, then go */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC release of the first period */
 	uint64_t end_ns;		/* no release after this (0: no duration) */

@@ -88,6 +88,8 @@ static inline void account(struct cyclic_thread *t, const struct cyclic_opts *o,
 		spike(t, release - t->sh->start_ns, lat);
 	if (o->breaktrace_ns && lat > o->breaktrace_ns)
 		breaktrace(t, lat);
+	if (__builtin_expect(lat > t->sh->explain_ns, 0))
+		rtp_explain_note(t->sh->run->ex, t->cpu, t->tid, release, now, "wakeup_latency");
 }
 
 static int setup(struct cyclic_thread *t)

@@ -504,6 +504,27 @@ static int irqlat_reader(struct rtp_run *run)
 	return 0;
 }
 
+/*
+ * --explain: the reader's CPU (and the module's timer CPU); unpinned, all
+ * it may use.  The timerlat source is the kernel's own thread: rtla
+ * timerlat -a explains that one.
+ */
+static const char *irqlat_explain_cpus(struct rtp_run *run, cpu_set_t *set)
+{
+	struct irqlat_run *r = run->b;
+
+	if (r->src == SRC_TIMERLAT)
+		return "the timerlat source measures the kernel's own thread and hands over no "
+		       "release times (rtla timerlat -a explains that one)";
+	if (r->src == SRC_RTC)
+		return "the rtc source hands over no release times to explain from";
+	if (r->o.cpu >= 0)
+		CPU_SET(r->o.cpu, set);
+	else if (sched_getaffinity(0, sizeof(*set), set))
+		CPU_ZERO(set);
+	return NULL;
+}
+
 const struct rtp_bench_ops irqlat_ops = {
 	.tool = TOOL,
 	.duration_help = "10 s, or until the loops with -l",
@@ -520,6 +541,7 @@ const struct rtp_bench_ops irqlat_ops = {
 	.skip_params = irqlat_skip_params,
 	.metrics = irqlat_json_metrics,
 	.events = irqlat_json_events,
+	.explain_cpus = irqlat_explain_cpus,
 };
 
 int irqlat_main(int argc, char **argv)

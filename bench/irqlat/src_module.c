@@ -155,6 +155,10 @@ static void *module_reader(void *arg)
 				goto out;
 			}
 			irqlat_account_record(&r->st, &rec[i]);
+			/* --explain: expiry (a) to the reader's wake-up (d), on the reader's CPU */
+			if (rec[i].flags & RTP_IRQLAT_F_READER_WAITING && rec[i].wake_ns > rec[i].expiry_ns &&
+			    rec[i].wake_ns - rec[i].expiry_ns > r->run->explain_ns)
+				rtp_explain_note(r->run->ex, -1, 0, rec[i].expiry_ns, rec[i].wake_ns, "total");
 		}
 		__atomic_store_n(&r->events, r->st.records, __ATOMIC_RELEASE);
 		if (r->o.co.loops && r->st.records >= r->o.co.loops)

@@ -44,6 +44,8 @@ static void *user_reader(void *arg)
 			continue;
 		now = rtp_now_ns(CLOCK_MONOTONIC);
 		rtp_hist_record_at(&r->st.h[ST_TOTAL], now - release, release);
+		if (__builtin_expect(now - release > r->run->explain_ns, 0))
+			rtp_explain_note(r->run->ex, -1, 0, release, now, "total");
 		r->st.records++;
 		release += r->o.interval_ns;
 		while (release <= now) {

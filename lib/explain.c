@@ -1,0 +1,854 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --explain: a tracing instance, its snapshot buffer and a reader off the
+ * measured CPUs.  tracefs is driven through its files (docs/explain.md
+ * says why not libtracefs).
+ */
+#include "explain.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "opt.h"
+#include "rt.h"
+#include "run.h"
+#include "xwindow.h"
+
+#define QLEN 1024			/* outliers handed over, not yet taken */
+#define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
+#define BUFFER_KB_AFTER 2048		/* after-run mode: the ring must hold the run's end */
+#define RTP_EXPLAIN_PRINT 32		/* console lines at most */
+
+struct note {
+	int cpu, tid;
+	uint64_t release_ns, wake_ns;
+	const char *what;
+};
+
+struct slot {
+	unsigned long seq;		/* Vyukov's bounded queue */
+	struct note n;
+};
+
+enum kept_state { KEPT_PENDING, KEPT_DONE };
+
+struct kept {
+	struct note n;
+	int state;
+	struct rtp_xwindow x;
+};
+
+struct cpuev {
+	struct rtp_xev *ev;
+	size_t n, cap;
+	size_t nprev;			/* the first nprev came from the read before */
+	bool gap;			/* the newest read lost its oldest events: a gap at nprev */
+};
+
+struct rtp_explain {
+	uint64_t threshold_ns;
+	char dir[96];			/* the tracefs mount */
+	char inst[192];			/* the instance */
+	cpu_set_t measured;
+	int maxcpu;
+	bool deferred;			/* no CPU for the reader: read after the run */
+	char reader_cpus[64];
+	char events[512];		/* the events enabled, for the document */
+	int efd;
+	pthread_t th;
+	bool started, finished;
+	int stop;			/* atomic */
+	int quiet;			/* atomic: notes wake nobody (after-run mode, swapped) */
+
+	struct slot q[QLEN];
+	struct note batch[QLEN];	/* the reader's */
+	unsigned long head;		/* atomic: producers */
+	unsigned long tail;		/* the reader's */
+	uint64_t dropped;		/* atomic: queue full */
+
+	/* the reader's own (read by others only after the join) */
+	uint64_t outliers;
+	uint64_t sampled_out, not_covered, over_cap, failed;
+	uint64_t snapshots;
+	bool snapped;			/* deferred: the one swap done */
+	uint64_t group, group_max;
+	int group_slot;
+	struct kept *kept;
+	int nkept;
+	struct cpuev *cpu;		/* [maxcpu + 1] */
+	char err[160];
+};
+
+/* ---- tracefs files ---------------------------------------------------------------- */
+
+static int write_file(const char *dir, const char *name, const char *val)
+{
+	char path[384];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	return 0;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char path[384];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+/* "%*pb": 32-bit hex groups, most significant first */
+static void cpumask_str(const cpu_set_t *s, int maxcpu, char *buf, size_t len)
+{
+	int groups = maxcpu / 32 + 1, g, b;
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (g = groups - 1; g >= 0 && off < len; g--) {
+		uint32_t w = 0;
+
+		for (b = 0; b < 32; b++)
+			if (g * 32 + b < CPU_SETSIZE && CPU_ISSET(g * 32 + b, s))
+				w |= 1u << b;
+		off += (size_t)snprintf(buf + off, len - off, "%s%08x", g == groups - 1 ? "" : ",", w);
+	}
+}
+
+static const char *const core_events[] = {
+	"sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
+	"irq/irq_handler_entry", "irq/irq_handler_exit", "irq/softirq_entry", "irq/softirq_exit",
+	"timer/hrtimer_expire_entry",
+};
+/* whole systems, where the kernel has them */
+static const char *const extra_systems[] = { "irq_vectors", "osnoise" };
+
+static int find_tracefs(struct rtp_explain *ex, char *why, size_t len)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		if (exists(dirs[i], "instances") && exists(dirs[i], "trace")) {
+			snprintf(ex->dir, sizeof(ex->dir), "%s", dirs[i]);
+			return 0;
+		}
+	}
+	snprintf(why, len, "no tracefs mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing "
+		 "(mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)");
+	return -ENOENT;
+}
+
+static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
+{
+	char path[256], mask[256], kb[32];
+	size_t i, off = 0;
+	int ret;
+
+	for (i = 0; i < sizeof(core_events) / sizeof(core_events[0]); i++) {
+		snprintf(path, sizeof(path), "events/%s/enable", core_events[i]);
+		if (!exists(ex->dir, path) && strcmp(core_events[i], "sched/sched_wakeup_new")) {
+			snprintf(why, len, "the kernel has no %s trace event", core_events[i]);
+			return -ENOENT;
+		}
+	}
+	snprintf(ex->inst, sizeof(ex->inst), "%s/instances/rtproof-explain-%d", ex->dir, (int)getpid());
+	if (mkdir(ex->inst, 0700)) {
+		ret = -errno;
+		snprintf(why, len, "cannot create the tracing instance %s: %s", ex->inst, strerror(errno));
+		ex->inst[0] = 0;
+		return ret;
+	}
+	if (!exists(ex->inst, "snapshot")) {
+		snprintf(why, len, "the kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT)");
+		return -ENOENT;
+	}
+	cpumask_str(&ex->measured, ex->maxcpu, mask, sizeof(mask));
+	snprintf(kb, sizeof(kb), "%d", ex->deferred ? BUFFER_KB_AFTER : BUFFER_KB);
+	if ((ret = write_file(ex->inst, "tracing_on", "0")) ||
+	    (ret = write_file(ex->inst, "tracing_cpumask", mask)) ||
+	    (ret = write_file(ex->inst, "buffer_size_kb", kb)) ||
+	    (ret = write_file(ex->inst, "trace_clock", "mono"))) {
+		snprintf(why, len, "cannot set up the tracing instance %s: %s", ex->inst, strerror(-ret));
+		return ret;
+	}
+	/* the snapshot buffer now, not at the first outlier: swap once, then clear */
+	if ((ret = write_file(ex->inst, "snapshot", "1")) || (ret = write_file(ex->inst, "snapshot", "2"))) {
+		snprintf(why, len, "cannot allocate the snapshot buffer of %s: %s", ex->inst, strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < sizeof(core_events) / sizeof(core_events[0]); i++) {
+		snprintf(path, sizeof(path), "events/%s/enable", core_events[i]);
+		if (!exists(ex->inst, path))
+			continue;
+		ret = write_file(ex->inst, path, "1");
+		if (ret) {
+			snprintf(why, len, "cannot enable %s: %s", core_events[i], strerror(-ret));
+			return ret;
+		}
+		off += (size_t)snprintf(ex->events + off, sizeof(ex->events) - off, "%s%s",
+					off ? " " : "", strchr(core_events[i], '/') + 1);
+	}
+	for (i = 0; i < sizeof(extra_systems) / sizeof(extra_systems[0]); i++) {
+		snprintf(path, sizeof(path), "events/%s/enable", extra_systems[i]);
+		if (exists(ex->inst, path) && !write_file(ex->inst, path, "1") && off < sizeof(ex->events))
+			off += (size_t)snprintf(ex->events + off, sizeof(ex->events) - off, " %s:*",
+						extra_systems[i]);
+	}
+	write_file(ex->inst, "trace", "");	/* from empty */
+	ret = write_file(ex->inst, "tracing_on", "1");
+	if (ret)
+		snprintf(why, len, "cannot start tracing in %s: %s", ex->inst, strerror(-ret));
+	return ret;
+}
+
+static void remove_instance(struct rtp_explain *ex)
+{
+	if (!ex->inst[0])
+		return;
+	write_file(ex->inst, "tracing_on", "0");
+	write_file(ex->inst, "events/enable", "0");
+	if (rmdir(ex->inst))
+		rtp_warn("--explain: cannot remove %s: %s", ex->inst, strerror(errno));
+	ex->inst[0] = 0;
+}
+
+/* ---- reading a CPU's events ---------------------------------------------------------- */
+
+static int cpuev_push(struct cpuev *c, const struct rtp_xev *e)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 4096;
+		struct rtp_xev *p = realloc(c->ev, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->ev = p;
+		c->cap = cap;
+	}
+	c->ev[c->n++] = *e;
+	return 0;
+}
+
+/* Appends the events of one per-CPU file (snapshot or trace), in time order. */
+static int read_cpu(struct rtp_explain *ex, int cpu, const char *file)
+{
+	struct cpuev *c = &ex->cpu[cpu];
+	char path[384], *line = NULL;
+	size_t cap = 0;
+	struct rtp_xev e;
+	uint64_t last = c->n ? c->ev[c->n - 1].ts : 0, in = 0, written = 0;
+	const char *h;
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/%s", ex->inst, cpu, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	c->nprev = c->n;
+	c->gap = false;
+	while (getline(&line, &cap, f) > 0) {
+		/* "# entries-in-buffer/entries-written: 2871/3000": the ring overflowed */
+		if (line[0] == '#' && (h = strstr(line, "entries-written:")) &&
+		    sscanf(h + 16, " %" SCNu64 "/%" SCNu64, &in, &written) == 2 && in < written && c->n)
+			c->gap = true;
+		if (rtp_xev_parse(line, &e) != 1 || e.ts < last)
+			continue;	/* a comment, or older than what we hold */
+		ret = cpuev_push(c, &e);
+		if (ret)
+			break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* Keeps the events of the newest read only, for the window that straddles the next swap. */
+static void cpuev_keep_last(struct cpuev *c)
+{
+	size_t keep = c->n - c->nprev;
+
+	memmove(c->ev, c->ev + c->nprev, keep * sizeof(*c->ev));
+	c->n = keep;
+	c->nprev = 0;
+	c->gap = false;
+}
+
+/* ---- sampling and analysis --------------------------------------------------------- */
+
+static int analyse(struct rtp_explain *ex, struct kept *k)
+{
+	struct cpuev *c = &ex->cpu[k->n.cpu];
+	const struct rtp_xev *ev = c->ev;
+	size_t n = c->n;
+	int ret;
+
+	memset(&k->x, 0, sizeof(k->x));
+	k->x.cpu = k->n.cpu;
+	k->x.tid = k->n.tid;
+	k->x.release_ns = k->n.release_ns;
+	k->x.wake_ns = k->n.wake_ns;
+	if (c->gap && c->nprev > 0 && c->nprev < c->n) {
+		/* the events lost between the two reads: a window there is not covered */
+		uint64_t from = c->ev[c->nprev - 1].ts, to = c->ev[c->nprev].ts;
+
+		if (k->n.release_ns < to && k->n.wake_ns > from)
+			return -ENODATA;
+		if (k->n.release_ns >= to) {
+			ev += c->nprev;
+			n -= c->nprev;
+		} else {
+			n = c->nprev;
+		}
+	}
+	ret = rtp_xwindow_analyse(ev, n, &k->x);
+	if (!ret)
+		rtp_xwindow_policies(&k->x);
+	return ret;
+}
+
+/*
+ * Decides for one outlier: the first RTP_EXPLAIN_FIRST are kept, then of
+ * each RTP_EXPLAIN_EVERY the largest.  Returns the slot to fill, or NULL.
+ */
+static struct kept *decide(struct rtp_explain *ex, const struct note *n, bool *replaces)
+{
+	uint64_t i = ex->outliers++, lat = n->wake_ns - n->release_ns, g;
+
+	*replaces = false;
+	if (i >= RTP_EXPLAIN_FIRST) {
+		g = (i - RTP_EXPLAIN_FIRST) / RTP_EXPLAIN_EVERY + 1;
+		if (g != ex->group) {
+			ex->group = g;
+			ex->group_max = 0;
+			ex->group_slot = -1;
+		}
+		if (ex->group_slot >= 0) {
+			if (lat <= ex->group_max) {
+				ex->sampled_out++;
+				return NULL;
+			}
+			*replaces = true;
+			return &ex->kept[ex->group_slot];
+		}
+	}
+	if (ex->nkept == RTP_EXPLAIN_KEEP) {
+		ex->over_cap++;
+		return NULL;
+	}
+	return &ex->kept[ex->nkept];
+}
+
+static void accept(struct rtp_explain *ex, struct kept *slot, bool replaces, uint64_t lat)
+{
+	if (replaces) {
+		ex->sampled_out++;	/* the one it replaces */
+	} else {
+		ex->nkept++;
+	}
+	if (ex->outliers > RTP_EXPLAIN_FIRST) {
+		ex->group_slot = (int)(slot - ex->kept);
+		ex->group_max = lat;
+	}
+}
+
+static void swap_snapshot(struct rtp_explain *ex)
+{
+	int ret = write_file(ex->inst, "snapshot", "1");
+
+	if (ret) {
+		snprintf(ex->err, sizeof(ex->err), "cannot take a snapshot: %s", strerror(-ret));
+		return;
+	}
+	ex->snapshots++;
+}
+
+/* Now, off the measured CPUs: snapshot, read the measured CPUs, explain. */
+static void explain_now(struct rtp_explain *ex, struct note *batch, int nb)
+{
+	bool loaded = false;
+	int i, cpu;
+
+	for (i = 0; i < nb; i++) {
+		struct kept tmp, *slot;
+		bool replaces;
+
+		slot = decide(ex, &batch[i], &replaces);
+		if (!slot)
+			continue;
+		if (!loaded) {
+			/* the window ended before the note: the snapshot holds all of it */
+			swap_snapshot(ex);
+			for (cpu = 0; cpu <= ex->maxcpu; cpu++) {
+				if (!CPU_ISSET(cpu, &ex->measured))
+					continue;
+				if (read_cpu(ex, cpu, "snapshot"))
+					ex->failed++;
+			}
+			loaded = true;
+		}
+		tmp.n = batch[i];
+		if (analyse(ex, &tmp)) {
+			ex->not_covered++;
+			continue;
+		}
+		tmp.state = KEPT_DONE;
+		*slot = tmp;
+		accept(ex, slot, replaces, batch[i].wake_ns - batch[i].release_ns);
+	}
+	if (!loaded)
+		return;
+	write_file(ex->inst, "snapshot", "2");	/* the spare, empty for the next swap */
+	for (cpu = 0; cpu <= ex->maxcpu; cpu++)
+		if (CPU_ISSET(cpu, &ex->measured))
+			cpuev_keep_last(&ex->cpu[cpu]);
+}
+
+/* Every CPU is measured: swap once, keep the outliers for after the run. */
+static void explain_later(struct rtp_explain *ex, struct note *batch, int nb)
+{
+	int i;
+
+	for (i = 0; i < nb; i++) {
+		struct kept *slot;
+		bool replaces;
+
+		slot = decide(ex, &batch[i], &replaces);
+		if (!slot)
+			continue;
+		slot->n = batch[i];
+		slot->state = KEPT_PENDING;
+		accept(ex, slot, replaces, batch[i].wake_ns - batch[i].release_ns);
+	}
+	if (nb && !ex->snapped && !__atomic_load_n(&ex->stop, __ATOMIC_ACQUIRE)) {
+		swap_snapshot(ex);
+		ex->snapped = true;
+		/* from now on nothing of ours runs on the measured CPUs until the run ends */
+		__atomic_store_n(&ex->quiet, 1, __ATOMIC_RELEASE);
+	}
+}
+
+static int take(struct rtp_explain *ex, struct note *out)
+{
+	struct slot *s = &ex->q[ex->tail % QLEN];
+
+	if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != ex->tail + 1)
+		return 0;
+	*out = s->n;
+	__atomic_store_n(&s->seq, ex->tail + QLEN, __ATOMIC_RELEASE);
+	ex->tail++;
+	return 1;
+}
+
+/* Takes what waits in the queue; returns how many. */
+static int drain(struct rtp_explain *ex, struct note *batch)
+{
+	int nb = 0;
+
+	while (nb < QLEN && take(ex, &batch[nb]))
+		nb++;
+	return nb;
+}
+
+static void *reader(void *arg)
+{
+	struct rtp_explain *ex = arg;
+	struct note *batch = ex->batch;
+
+	pthread_setname_np(pthread_self(), "rtp-explain");
+	for (;;) {
+		struct pollfd p = { ex->efd, POLLIN, 0 };
+		bool stop = __atomic_load_n(&ex->stop, __ATOMIC_ACQUIRE);
+		bool quiet = __atomic_load_n(&ex->quiet, __ATOMIC_ACQUIRE);
+		uint64_t cnt;
+		int nb = quiet ? 0 : drain(ex, batch);
+
+		if (nb) {
+			if (ex->deferred)
+				explain_later(ex, batch, nb);
+			else
+				explain_now(ex, batch, nb);
+			continue;
+		}
+		if (stop)
+			break;
+		/* quiet: asleep until the run ends (rtp_explain_finish writes the eventfd) */
+		if (poll(&p, 1, quiet ? -1 : 100) > 0 && read(ex->efd, &cnt, sizeof(cnt)) < 0) {
+			/* taken by nobody else: nothing pending */
+		}
+	}
+	return NULL;
+}
+
+/* ---- the API -------------------------------------------------------------------------- */
+
+int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint64_t threshold_ns,
+		      char *why, size_t len)
+{
+	struct rtp_explain *ex;
+	cpu_set_t allowed, readers;
+	pthread_attr_t attr;
+	int ret, i;
+
+	*out = NULL;
+	ex = calloc(1, sizeof(*ex));
+	if (!ex) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	ex->threshold_ns = threshold_ns;
+	ex->efd = -1;
+	ex->group_slot = -1;
+	ex->measured = *measured;
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, measured))
+			ex->maxcpu = i;
+	for (i = 0; i < QLEN; i++)
+		ex->q[i].seq = (unsigned long)i;
+	ex->kept = calloc(RTP_EXPLAIN_KEEP, sizeof(*ex->kept));
+	ex->cpu = calloc((size_t)ex->maxcpu + 1, sizeof(*ex->cpu));
+	ex->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!ex->kept || !ex->cpu || ex->efd < 0) {
+		ret = ex->efd < 0 ? -errno : -ENOMEM;
+		snprintf(why, len, "cannot set up: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = find_tracefs(ex, why, len);
+	if (ret)
+		goto fail;
+	/* the reader's CPUs: the allowed ones nobody measures */
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	CPU_ZERO(&readers);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &allowed) && !CPU_ISSET(i, measured))
+			CPU_SET(i, &readers);
+	ex->deferred = CPU_COUNT(&readers) == 0;
+	if (ex->deferred)
+		snprintf(ex->reader_cpus, sizeof(ex->reader_cpus), "none");
+	else
+		rtp_format_cpulist(&readers, ex->reader_cpus, sizeof(ex->reader_cpus));
+	ret = setup_instance(ex, why, len);
+	if (ret)
+		goto fail;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	{
+		/* SCHED_OTHER whatever the caller runs at: below every real-time thread */
+		struct sched_param sp = { 0 };
+
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+		pthread_attr_setschedparam(&attr, &sp);
+	}
+	ret = -pthread_create(&ex->th, &attr, reader, ex);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		snprintf(why, len, "cannot start the trace reader: %s", strerror(-ret));
+		goto fail;
+	}
+	ex->started = true;
+	/*
+	 * After-run mode: on a measured CPU, SCHED_OTHER below the real-time
+	 * threads; one swap, then asleep.  (SCHED_IDLE was starved for seconds
+	 * under hackbench: the swap came too late for the window.)
+	 */
+	if (!ex->deferred)
+		pthread_setaffinity_np(ex->th, sizeof(readers), &readers);
+	*out = ex;
+	return 0;
+fail:
+	remove_instance(ex);
+	rtp_explain_free(ex);
+	return ret;
+}
+
+void rtp_explain_note(struct rtp_explain *ex, int cpu, int tid, uint64_t release_ns,
+		      uint64_t wake_ns, const char *what)
+{
+	unsigned long pos = __atomic_load_n(&ex->head, __ATOMIC_RELAXED);
+	uint64_t one = 1;
+	struct slot *s;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0 || cpu > ex->maxcpu || !CPU_ISSET(cpu, &ex->measured)) {
+		__atomic_fetch_add(&ex->dropped, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	for (;;) {
+		unsigned long seq;
+
+		s = &ex->q[pos % QLEN];
+		seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+		if (seq == pos) {
+			if (__atomic_compare_exchange_n(&ex->head, &pos, pos + 1, true,
+							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				break;
+		} else if (seq < pos) {
+			__atomic_fetch_add(&ex->dropped, 1, __ATOMIC_RELAXED);	/* full */
+			return;
+		} else {
+			pos = __atomic_load_n(&ex->head, __ATOMIC_RELAXED);
+		}
+	}
+	s->n.cpu = cpu;
+	s->n.tid = tid ? tid : rtp_gettid();
+	s->n.release_ns = release_ns;
+	s->n.wake_ns = wake_ns;
+	s->n.what = what;
+	__atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
+	if (!__atomic_load_n(&ex->quiet, __ATOMIC_RELAXED) && write(ex->efd, &one, sizeof(one)) < 0) {
+		/* saturated: the reader is awake anyway */
+	}
+}
+
+void rtp_explain_finish(struct rtp_explain *ex)
+{
+	int i, cpu;
+	uint64_t one = 1;
+
+	if (!ex || ex->finished)
+		return;
+	ex->finished = true;
+	if (ex->started) {
+		__atomic_store_n(&ex->stop, 1, __ATOMIC_RELEASE);
+		if (write(ex->efd, &one, sizeof(one)) < 0) {
+			/* it polls every 100 ms anyway */
+		}
+		pthread_join(ex->th, NULL);
+	}
+	/* what waited in the queue (after-run mode: all since the swap) */
+	for (;;) {
+		int nb = drain(ex, ex->batch);
+
+		if (!nb)
+			break;
+		if (ex->deferred)
+			explain_later(ex, ex->batch, nb);
+		else
+			explain_now(ex, ex->batch, nb);
+	}
+	if (ex->inst[0]) {
+		write_file(ex->inst, "tracing_on", "0");
+		/* after the run: what waited, from the snapshot and the ring as it stands */
+		for (i = 0; i < ex->nkept; i++)
+			if (ex->kept[i].state == KEPT_PENDING)
+				break;
+		if (i < ex->nkept) {
+			for (cpu = 0; cpu <= ex->maxcpu; cpu++) {
+				if (!CPU_ISSET(cpu, &ex->measured))
+					continue;
+				if ((ex->snapped && read_cpu(ex, cpu, "snapshot")) ||
+				    read_cpu(ex, cpu, "trace"))
+					ex->failed++;
+			}
+			for (i = 0; i < ex->nkept; i++) {
+				struct kept *k = &ex->kept[i];
+
+				if (k->state != KEPT_PENDING)
+					continue;
+				if (analyse(ex, k)) {
+					ex->not_covered++;
+					memmove(k, k + 1, (size_t)(ex->nkept - i - 1) * sizeof(*k));
+					ex->nkept--;
+					i--;
+					continue;
+				}
+				k->state = KEPT_DONE;
+			}
+		}
+	}
+	remove_instance(ex);
+}
+
+static void fmt_ms(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000)
+		snprintf(buf, len, "%.2f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.0f us", (double)ns / 1e3);
+}
+
+static const struct rtp_culprit *top(const struct rtp_xwindow *x)
+{
+	return x->ncul ? &x->cul[0] : NULL;
+}
+
+void rtp_explain_print(const struct rtp_explain *ex, FILE *f)
+{
+	uint64_t not = ex->outliers + ex->dropped - (uint64_t)ex->nkept;
+	int i;
+
+	fprintf(f, "explain: %llu outliers above ", (unsigned long long)(ex->outliers + ex->dropped));
+	{
+		char t[32];
+
+		fmt_ms(ex->threshold_ns, t, sizeof(t));
+		fprintf(f, "%s, %d explained, %llu not\n", t, ex->nkept, (unsigned long long)not);
+	}
+	for (i = 0; i < ex->nkept; i++) {
+		const struct kept *k = &ex->kept[i];
+		const struct rtp_culprit *c = top(&k->x);
+		char lat[32], d[32], who[64];
+
+		if (i == RTP_EXPLAIN_PRINT) {
+			fprintf(f, "  ... %d more in the document (events.explained)\n", ex->nkept - i);
+			break;
+		}
+		fmt_ms(k->n.wake_ns - k->n.release_ns, lat, sizeof(lat));
+		if (!c) {
+			fprintf(f, "  %s late on CPU %d: nothing else ran (the thread itself %s)\n", lat,
+				k->n.cpu, (fmt_ms(k->x.self_ns, d, sizeof(d)), d));
+			continue;
+		}
+		fmt_ms(c->ns, d, sizeof(d));
+		if (c->kind == RTP_CK_IDLE)
+			fprintf(f, "  %s late on CPU %d: the CPU was idle %s (the timer fired late: "
+				"time the kernel does not see? see docs/explain.md)\n", lat, k->n.cpu, d);
+		else if (c->kind == RTP_CK_TASK && c->stretch_ns > c->ns + c->ns / 20) {
+			char st[32];
+
+			fmt_ms(c->stretch_ns, st, sizeof(st));
+			fprintf(f, "  %s late on CPU %d: %s ran %s (of a %s stretch)\n", lat, k->n.cpu,
+				rtp_culprit_label(c, who, sizeof(who)), d, st);
+		} else {
+			fprintf(f, "  %s late on CPU %d: %s ran %s\n", lat, k->n.cpu,
+				rtp_culprit_label(c, who, sizeof(who)), d);
+		}
+	}
+	if (ex->err[0])
+		fprintf(f, "explain: %s\n", ex->err);
+}
+
+void rtp_explain_json_unavailable(struct rtp_json *j, uint64_t threshold_ns, const char *why)
+{
+	rtp_json_begin_object(j, "explain");
+	rtp_json_uint(j, "threshold_ns", threshold_ns);
+	rtp_json_string(j, "status", "unavailable");
+	rtp_json_string(j, "reason", why);
+	rtp_json_end_object(j);
+}
+
+void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t t0_ns)
+{
+	int i, c;
+
+	rtp_json_begin_object(j, "explain");
+	rtp_json_uint(j, "threshold_ns", ex->threshold_ns);
+	rtp_json_string(j, "status", "on");
+	rtp_json_string(j, "mode", ex->deferred ? "after-run" : "during-run");
+	rtp_json_string(j, "reader_cpus", ex->reader_cpus);
+	rtp_json_string(j, "tracefs", ex->dir);
+	rtp_json_string(j, "events", ex->events);
+	rtp_json_int(j, "buffer_kb_per_cpu", ex->deferred ? BUFFER_KB_AFTER : BUFFER_KB);
+	rtp_json_string(j, "clock", "mono (us resolution)");
+	rtp_json_uint(j, "outliers", ex->outliers + ex->dropped);
+	rtp_json_int(j, "explained", ex->nkept);
+	rtp_json_uint(j, "not_explained", ex->outliers + ex->dropped - (uint64_t)ex->nkept);
+	rtp_json_begin_object(j, "not_explained_by");
+	rtp_json_uint(j, "sampled_out", ex->sampled_out);
+	rtp_json_uint(j, "trace_not_covering", ex->not_covered);
+	rtp_json_uint(j, "queue_full", ex->dropped);
+	rtp_json_uint(j, "over_cap", ex->over_cap);
+	rtp_json_end_object(j);
+	rtp_json_int(j, "keep_first", RTP_EXPLAIN_FIRST);
+	rtp_json_int(j, "then_largest_of", RTP_EXPLAIN_EVERY);
+	rtp_json_uint(j, "snapshots", ex->snapshots);
+	rtp_json_uint(j, "read_errors", ex->failed);
+	if (ex->err[0])
+		rtp_json_string(j, "error", ex->err);
+	rtp_json_end_object(j);
+
+	rtp_json_begin_array(j, "explained");
+	for (i = 0; i < ex->nkept; i++) {
+		const struct kept *k = &ex->kept[i];
+		const struct rtp_xwindow *x = &k->x;
+		uint64_t win = k->n.wake_ns - k->n.release_ns;
+
+		rtp_json_begin_object(j, NULL);
+		rtp_json_double(j, "time_s", k->n.release_ns >= t0_ns ?
+				(double)(k->n.release_ns - t0_ns) / 1e9 : 0.0);
+		rtp_json_int(j, "cpu", k->n.cpu);
+		rtp_json_int(j, "tid", k->n.tid);
+		rtp_json_string(j, "metric", k->n.what);
+		rtp_json_uint(j, "latency_ns", win);
+		if (x->have_wakeup) {
+			rtp_json_uint(j, "timer_late_ns", x->timer_late_ns);
+			if (x->have_switch)
+				rtp_json_uint(j, "woken_late_ns", x->woken_late_ns);
+			rtp_json_string(j, "late_by", x->timer_late_ns >= x->woken_late_ns ?
+					"timer-fired-late" : "woken-late");
+		} else {
+			rtp_json_string(j, "late_by", "unknown (no wake-up of the thread in the trace)");
+		}
+		rtp_json_uint(j, "self_ns", x->self_ns);
+		rtp_json_uint(j, "unaccounted_ns", win > x->accounted_ns ? win - x->accounted_ns : 0);
+		rtp_json_begin_array(j, "culprits");
+		for (c = 0; c < x->ncul; c++) {
+			const struct rtp_culprit *u = &x->cul[c];
+
+			rtp_json_begin_object(j, NULL);
+			rtp_json_string(j, "kind", rtp_culprit_kind_name(u->kind));
+			rtp_json_string(j, "name", u->kind == RTP_CK_IDLE ? "idle" : u->name);
+			if (u->kind == RTP_CK_TASK) {
+				rtp_json_int(j, "pid", u->id);
+				rtp_json_string(j, "policy", u->policy);
+				rtp_json_int(j, "prio", u->prio);
+			} else if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ) {
+				rtp_json_int(j, u->kind == RTP_CK_IRQ ? "irq" : "vec", u->id);
+			}
+			rtp_json_uint(j, "ns", u->ns);
+			if (u->kind == RTP_CK_TASK && u->stretch_ns)
+				rtp_json_uint(j, "stretch_ns", u->stretch_ns);
+			rtp_json_double(j, "share", win ? (double)u->ns / (double)win : 0.0);
+			rtp_json_uint(j, "count", u->count);
+			rtp_json_end_object(j);
+		}
+		rtp_json_end_array(j);
+		if (x->nothers) {
+			rtp_json_uint(j, "others_ns", x->others_ns);
+			rtp_json_int(j, "others", x->nothers);
+		}
+		rtp_json_end_object(j);
+	}
+	rtp_json_end_array(j);
+}
+
+void rtp_explain_free(struct rtp_explain *ex)
+{
+	int cpu;
+
+	if (!ex)
+		return;
+	rtp_explain_finish(ex);
+	if (ex->efd >= 0)
+		close(ex->efd);
+	if (ex->cpu)
+		for (cpu = 0; cpu <= ex->maxcpu; cpu++)
+			free(ex->cpu[cpu].ev);
+	free(ex->cpu);
+	free(ex->kept);
+	free(ex);
+}

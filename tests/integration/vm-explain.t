@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --explain, planted truth in the guest on the stock and the RT kernel
+# (icount, one vCPU: the reader swaps once and reads after the run):
+#  - cyclic beside a FIFO 99 spinner (rtp-spin, 2 ms every 100 ms): every
+#    explained outlier names rtp-spin (FIFO 99) first, its stretch within
+#    10 % of the planted 2 ms and its time in the window within 10 % of the
+#    latency;
+#  - irqlat with 300 us planted in the module's primary handler: the hard
+#    IRQ "rtproof" first, within 10 % of 300 us;
+#  - audio with planted 40 ms stalls: each explained xrun names rtp-stall
+#    (real-time 99), its stretch within 10 % of 40 ms (read after the run,
+#    the stall thread is gone: the trace's prio says RT 99, FIFO or RR is
+#    no longer known);
+#  - the overhead: cyclic p50/p99 with and without --explain (diagnostics).
+. "$(dirname "$0")/tap.sh"
+. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+vm_need_qemu
+for p in rtproof-cyclic rtproof-irqlat rtproof-audio rtp-spin; do
+	[ -x "$RTPROOF_BIN/$p" ] || skip_all "$p not built"
+done
+command -v make >/dev/null || skip_all "make not installed"
+vm_fetch stock rt
+KERNELS=${EXPLAIN_KERNELS:-stock rt}
+
+cat >"$TMP/guest.sh" <<'EOF'
+#!/bin/sh
+# the spinner outlives the run: its policy is read after the run (one vCPU)
+rtp-spin --cpu 0 --prio 99 --spin 2ms --every 100ms --duration 60s --delay 300ms >/res/spin.txt 2>&1 &
+sp=$!
+rtproof-cyclic -q -p 80 -i 1000 -D 2s -a 0 --explain=500us --json /res/cyc.json >/res/cyc.txt 2>&1
+echo $? >/res/cyc.rc
+kill $sp
+wait $sp
+if insmod /usr/bin/rtproof_irqlat.ko >/res/insmod.txt 2>&1; then
+	rtproof-irqlat -q --source module -l 300 --delay 300 --explain=200us --json /res/irq.json \
+		>/res/irq.txt 2>&1
+	echo $? >/res/irq.rc
+	rmmod rtproof_irqlat
+fi
+rtproof-audio --backend timer --period 256 -n 2 -D 2.4 --plant-stall 40ms,1s --explain=20ms \
+	--json /res/aud.json >/res/aud.txt 2>&1
+echo $? >/res/aud.rc
+# the overhead: the same run without and with --explain (nothing above its threshold)
+rtproof-cyclic -q -p 80 -i 1000 -l 3000 -a 0 --json /res/ov0.json >/res/ov0.txt 2>&1
+rtproof-cyclic -q -p 80 -i 1000 -l 3000 -a 0 --explain=1s --json /res/ov1.json >/res/ov1.txt 2>&1
+rtproof-cyclic -q -p 80 -i 1000 -l 3000 -a 0 --json /res/ov2.json >/res/ov2.txt 2>&1
+ls /sys/kernel/tracing/instances >/res/instances.txt
+exit 0
+EOF
+chmod +x "$TMP/guest.sh"
+
+fig() { jq -r '.metrics[0] | "\(.percentiles["50"] / 1000)/\(.percentiles["99"] / 1000)/\(.max / 1000) us"' "$1" 2>/dev/null; }
+
+for k in $KERNELS; do
+	mkdir -p "$TMP/$k.add"
+	adds=()
+	if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" \
+		KERNEL=$k >"$TMP/build-$k.log" 2>&1; then
+		ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
+			-C "$RTPROOF_ROOT/kernel/module" KERNEL=$k print-ko 2>/dev/null)
+		cp "$ko" "$TMP/$k.add/" && chmod +x "$TMP/$k.add/rtproof_irqlat.ko" &&
+			adds+=(--add "$TMP/$k.add/rtproof_irqlat.ko")
+	fi
+	v0=$(date +%s)
+	"$VM" -q --kernel $k --timeout 300s --out "$TMP/$k" "${adds[@]}" -- "$TMP/guest.sh" \
+		>"$TMP/$k.out" 2>"$TMP/$k.err"
+	rc=$?
+	ok $rc "$k: guest ran ($(( $(date +%s) - v0 ))s)"
+	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/$k.err" | tail -n 20
+	d=$TMP/$k
+
+	# cyclic beside the spinner
+	[ "$(cat "$d/cyc.rc" 2>/dev/null)" = 0 ]
+	ok $? "$k: cyclic --explain exits 0 as without it"
+	jq_ok "$d/cyc.json" '.events.explain.status == "on" and .events.explain.explained >= 10
+		and .events.explain.outliers == .events.explain.explained + .events.explain.not_explained'
+	ok $? "$k: cyclic: outliers explained ($(jq -c '.events.explain | {outliers, explained, not_explained_by}' "$d/cyc.json" 2>/dev/null))"
+	jq_ok "$d/cyc.json" 'all(.events.explained[]; .culprits[0] as $c |
+		$c.name == "rtp-spin" and $c.policy == "FIFO" and $c.prio == 99
+		and ($c.stretch_ns - 2000000 | fabs) <= 200000
+		and ($c.ns - .latency_ns | fabs) <= .latency_ns * 0.1
+		and .late_by == "woken-late")'
+	ok $? "$k: cyclic: rtp-spin (FIFO 99) first every time, its 2 ms stretch within 10 %, its window time within 10 % of the latency"
+	diag "$k: $(grep -m1 'late on CPU' "$d/cyc.txt")"
+	diag "$k: cyclic stretches: $(jq -c '[.events.explained[].culprits[0].stretch_ns] | [min, max]' "$d/cyc.json" 2>/dev/null) ns (planted 2000000)"
+	grep -q 'late on CPU 0: rtp-spin (FIFO 99) ran [0-9.]* ms' "$d/cyc.txt"
+	ok $? "$k: cyclic: the console names the spinner per outlier"
+
+	# irqlat with a planted primary-handler delay
+	if [ -f "$d/irq.rc" ]; then
+		jq_ok "$d/irq.json" '.events.explain.explained >= 10 and
+			all(.events.explained[]; .culprits[0] as $c | $c.kind == "irq" and $c.name == "rtproof"
+				and ($c.ns - 300000 | fabs) <= 30000)'
+		ok $? "$k: irqlat: the hard IRQ rtproof first, within 10 % of the planted 300 us ($(jq -c '[.events.explained[].culprits[0].ns] | [min, max]' "$d/irq.json" 2>/dev/null) ns)"
+		diag "$k: $(grep -m1 'late on CPU' "$d/irq.txt")"
+	else
+		skip "$k: irqlat planted IRQ" "the module did not build or load: $(tail -n 1 "$TMP/build-$k.log" "$d/insmod.txt" 2>/dev/null | tr '\n' ' ')"
+	fi
+
+	# audio with planted stalls
+	jq_ok "$d/aud.json" '.events.explain.explained >= 1 and
+		all(.events.explained[] | select(.metric == "xrun"); .culprits[0] as $c |
+			$c.name == "rtp-stall" and ($c.policy == "FIFO" or $c.policy == "RT") and $c.prio == 99
+			and ($c.stretch_ns - 40000000 | fabs) <= 4000000)
+		and ([.events.explained[] | select(.metric == "xrun")] | length) >= 1'
+	ok $? "$k: audio: each explained xrun names rtp-stall (RT 99), its 40 ms stretch within 10 % ($(jq -c '[.events.explained[] | select(.metric == "xrun") | .culprits[0].stretch_ns]' "$d/aud.json" 2>/dev/null))"
+	diag "$k: $(grep -m1 'late on CPU' "$d/aud.txt")"
+
+	# overhead, and nothing left behind
+	diag "$k: overhead, p50/p99/max: without $(fig "$d/ov0.json"), with --explain $(fig "$d/ov1.json"), without again $(fig "$d/ov2.json")"
+	jq_ok "$d/ov1.json" '.events.explain.status == "on" and .events.explain.outliers == 0'
+	ok $? "$k: --explain=1s: tracing on, no outlier"
+	[ -f "$d/instances.txt" ] && ! grep -q rtproof "$d/instances.txt"
+	ok $? "$k: no tracing instance left behind"
+done
+done_testing

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* --explain's analysis on planted traces: who held the CPU, for how long. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+#include "xwindow.h"
+
+/* A 2 ms FIFO 99 spinner from 100.000000; the release at 100.000500;
+ * a timer vector, a device IRQ and a softirq inside the spin; the
+ * measured thread (tid 600) switched in at 100.002000, awake 10 us later. */
+static const char *const trace[] = {
+	"# tracer: nop",
+	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION",
+	"          <idle>-0       [001] d..2.    99.999000: sched_switch: prev_comm=swapper/1 prev_pid=0 "
+	"prev_prio=120 prev_state=R ==> next_comm=swapper/1 next_pid=0 next_prio=120",
+	"          <idle>-0       [001] d.h2.   100.000000: sched_wakeup: comm=rtp-spin pid=500 prio=0 target_cpu=001",
+	"          <idle>-0       [001] d..2.   100.000000: sched_switch: prev_comm=swapper/1 prev_pid=0 "
+	"prev_prio=120 prev_state=R ==> next_comm=rtp-spin next_pid=500 next_prio=0",
+	"        rtp-spin-500     [001] d.h1.   100.000500: local_timer_entry: vector=236",
+	"        rtp-spin-500     [001] d.h2.   100.000501: hrtimer_expire_entry: hrtimer=00000000a1b2c3d4 "
+	"function=hrtimer_wakeup now=100000501000",
+	"        rtp-spin-500     [001] d.h3.   100.000503: sched_wakeup: comm=rtproof-cyclic pid=600 prio=19 target_cpu=001",
+	"        rtp-spin-500     [001] d.h1.   100.000506: local_timer_exit: vector=236",
+	"        rtp-spin-500     [001] d.h1.   100.001000: irq_handler_entry: irq=24 name=virtio0",
+	"        rtp-spin-500     [001] d.h1.   100.001100: irq_handler_exit: irq=24 ret=handled",
+	"        rtp-spin-500     [001] ..s1.   100.001100: softirq_entry: vec=3 [action=NET_RX]",
+	"        rtp-spin-500     [001] ..s1.   100.001300: softirq_exit: vec=3 [action=NET_RX]",
+	"        rtp-spin-500     [001] d..2.   100.002000: sched_switch: prev_comm=rtp-spin prev_pid=500 "
+	"prev_prio=0 prev_state=S ==> next_comm=rtproof-cyclic next_pid=600 next_prio=19",
+	"  rtproof-cyclic-600     [001] d..2.   100.002500: sched_switch: prev_comm=rtproof-cyclic prev_pid=600 "
+	"prev_prio=19 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120",
+};
+#define N (sizeof(trace) / sizeof(trace[0]))
+
+static int parse_all(struct rtp_xev *ev)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < N; i++)
+		n += rtp_xev_parse(trace[i], &ev[n]);
+	return n;
+}
+
+static const struct rtp_culprit *find(const struct rtp_xwindow *x, int kind, const char *name)
+{
+	int i;
+
+	for (i = 0; i < x->ncul; i++)
+		if (x->cul[i].kind == kind && !strcmp(x->cul[i].name, name))
+			return &x->cul[i];
+	return NULL;
+}
+
+int main(void)
+{
+	struct rtp_xev ev[32], e;
+	struct rtp_xwindow x;
+	const struct rtp_culprit *c;
+	char buf[64];
+	int n, ret;
+
+	n = parse_all(ev);
+	is_u64(n, N - 2, "every event line parses, the comments do not");
+	ok(ev[0].type == XEV_SWITCH && ev[0].ts == 99999000000ull, "a switch and its time stamp (us -> ns)");
+	ok(ev[2].type == XEV_SWITCH && ev[2].pid == 500 && ev[2].prio == 0 && !strcmp(ev[2].name, "rtp-spin") &&
+	   ev[2].ppid == 0 && !strcmp(ev[2].pname, "swapper/1"), "sched_switch: prev and next, comm, pid, prio");
+	ok(ev[3].type == XEV_VEC_ENTRY && !strcmp(ev[3].name, "local_timer") && ev[3].num == 236,
+	   "irq_vectors: local_timer_entry, vector 236");
+	ok(ev[4].type == XEV_HRTIMER && !strcmp(ev[4].name, "hrtimer_wakeup"), "hrtimer_expire_entry: its function");
+	ok(ev[5].type == XEV_WAKEUP && ev[5].pid == 600 && ev[5].prio == 19, "sched_wakeup: pid and prio");
+	ok(ev[7].type == XEV_IRQ_ENTRY && ev[7].num == 24 && !strcmp(ev[7].name, "virtio0"), "irq_handler_entry");
+	ok(ev[9].type == XEV_SOFTIRQ_ENTRY && ev[9].num == 3 && !strcmp(ev[9].name, "NET_RX"), "softirq_entry: action");
+
+	ok(rtp_xev_parse("  kworker/u4:1 x-77  [000] d..2.  5.000001: sched_switch: prev_comm=kworker/u4:1 x "
+			 "prev_pid=77 prev_prio=120 prev_state=R+ ==> next_comm=a [b] next_pid=8 next_prio=98", &e) == 1 &&
+	   !strcmp(e.pname, "kworker/u4:1 x") && !strcmp(e.name, "a [b]") && e.ppid == 77 && e.pid == 8,
+	   "comms with spaces and brackets");
+	ok(rtp_xev_parse("  bash-1 [000] 5.000001: sched_wakeup: comm=x pid=2 prio=120 target_cpu=000", &e) == 1 &&
+	   e.ts == 5000001000ull, "no flags column");
+	ok(rtp_xev_parse("garbage [x] line", &e) == 0 && rtp_xev_parse("", &e) == 0 &&
+	   rtp_xev_parse("  a-1 [000] d..2. 5.0: sched_switch: prev_comm=a", &e) == 0,
+	   "garbage and truncated lines are refused");
+
+	memset(&x, 0, sizeof(x));
+	x.cpu = 1;
+	x.tid = 600;
+	x.release_ns = 100000500000ull;
+	x.wake_ns = 100002010000ull;
+	ret = rtp_xwindow_analyse(ev, (size_t)n, &x);
+	ok(ret == 0 && x.covered, "the window is covered");
+	ok(x.ncul >= 4 && x.cul[0].kind == RTP_CK_TASK && !strcmp(x.cul[0].name, "rtp-spin"), "rtp-spin first");
+	is_u64(x.cul[0].ns, 1194000, "rtp-spin held 1194 us of the window (1500 less 306 of interrupts)");
+	is_u64(x.cul[0].stretch_ns, 2000000, "its stretch: 2 ms from switch-in to switch-out");
+	is_u64(x.cul[0].kprio, 0, "kernel prio 0 (FIFO 99)");
+	c = find(&x, RTP_CK_SOFTIRQ, "NET_RX");
+	ok(c && c->ns == 200000 && c->count == 1, "softirq NET_RX: 200 us, once");
+	c = find(&x, RTP_CK_IRQ, "virtio0");
+	ok(c && c->ns == 100000 && c->id == 24, "irq 24 virtio0: 100 us");
+	c = find(&x, RTP_CK_VECTOR, "local_timer");
+	ok(c && c->ns == 6000, "local_timer vector: 6 us");
+	ok(x.have_wakeup && x.timer_late_ns == 3000, "timer fired late by 3 us (release to wake-up)");
+	ok(x.have_switch && x.woken_late_ns == 1497000, "woken late by 1497 us (wake-up to switch)");
+	ok(x.have_timer && x.timer_ns == 100000501000ull, "the hrtimer_wakeup expiry");
+	is_u64(x.self_ns, 10000, "the thread itself: 10 us");
+	is_u64(x.accounted_ns, 1510000, "everything in the window accounted");
+	x.cul[0].kprio = 0;
+	snprintf(x.cul[0].policy, sizeof(x.cul[0].policy), "FIFO");
+	x.cul[0].prio = 99;
+	ok(!strcmp(rtp_culprit_label(&x.cul[0], buf, sizeof(buf)), "rtp-spin (FIFO 99)"), "label: %s", buf);
+
+	/* the trace starts after the release: not covered */
+	x.release_ns = 99998000000ull;
+	ret = rtp_xwindow_analyse(ev, (size_t)n, &x);
+	ok(ret == -ENODATA && !x.covered && x.ncul == 0, "a window older than the trace: -ENODATA");
+
+	/* no switch before the release: the task switched out first held the CPU */
+	x.release_ns = 99999500000ull;
+	ret = rtp_xwindow_analyse(ev + 2, (size_t)n - 2, &x);
+	ok(ret == -ENODATA, "the first event after the release: not covered");
+	x.release_ns = 100000600000ull;
+	ret = rtp_xwindow_analyse(ev + 3, (size_t)n - 3, &x);
+	ok(ret == 0 && x.ncul && !strcmp(x.cul[0].name, "rtp-spin") && x.cul[0].ns == 1100000,
+	   "the task at the release learnt from its switch-out (%llu ns)",
+	   (unsigned long long)(x.ncul ? x.cul[0].ns : 0));
+	return tap_done();
+}
