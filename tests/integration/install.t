@@ -55,10 +55,10 @@ else
 	jq_ok vm/cyclic.json '.metrics[-1].count == 100'
 	ok $([ $rc -eq 0 ] && [ $? -eq 0 ]; echo $?) "installed: rtproof vm boots and runs rtproof-cyclic (exit $rc)"
 	env -u RTPROOF_BIN -u RTPROOF_ROOT PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		"$D/usr/bin/rtproof" compare-kernels --ladder stock:full --loops 100 --load none \
-		--timeout 120s --out ladder >"$TMP/cmp.out" 2>&1
+		"$D/usr/bin/rtproof" compare-kernels --ladder stock:full,rt:rt --loops 100 --irq-loops 100 \
+		--audio 1s --iterations 2 --load none --timeout 300s --out ladder >"$TMP/cmp.out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/cmp.out" | tail -n 10
-	ok $rc "installed: rtproof compare-kernels runs one rung (exit $rc)"
+	ok $rc "installed: rtproof compare-kernels runs a two-rung ladder (exit $rc)"
 fi
 done_testing
