@@ -90,7 +90,7 @@ vpid=$!
 i=0
 while [ $i -lt 600 ] && ! ls "$TMP/int" 2>/dev/null | grep -q '^c\.json\.tmp\.'; do sleep 0.5; i=$((i + 1)); done
 [ $i -lt 600 ] || diag "Ctrl-C: the guest was not measuring after 300 s; interrupting anyway"
-kill -INT -- -$vpid
+kill -INT -$vpid
 wait $vpid
 rc=$?
 [ $rc -eq 130 ]; ok $? "Ctrl-C: exit $rc (want 130)"
