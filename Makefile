@@ -88,6 +88,7 @@ $(BIN)/rtproof: scripts/rtproof
 PROGS += $(BIN)/rtproof
 
 all: $(PROGS)
+MANS := $(PROGS:$(BIN)/%=$(O)/man/%.1)
 
 # ---- unit tests: tests/unit/test_*.c, TAP ------------------------------
 # A test named test_<bench>_*.c also links that bench's objects.
@@ -167,7 +168,8 @@ fuzz-all: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
 INTEG ?= $(sort $(filter-out tests/integration/tsan-%,$(wildcard tests/integration/*.t)))
-integration: all $(TOOL_BINS)
+# The man pages too, when help2man is here: options.t checks them against --help.
+integration: all $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v,--failures --comments) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
@@ -219,7 +221,6 @@ run: all
 	RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof run --duration $(DURATION)
 
 # ---- man pages: from each program's --help (help2man), so they stay in step
-MANS := $(PROGS:$(BIN)/%=$(O)/man/%.1)
 MAN_NAME_rtproof := the rtproof suite: benches, suite runs, kernels in QEMU
 MAN_NAME_rtproof-cyclic := timer wake-up latency per CPU
 MAN_NAME_rtproof-irqlat := interrupt latency by stage, to user space

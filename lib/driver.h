@@ -118,6 +118,15 @@ struct rtp_bench_ops {
 	.co_offset = offsetof(OPTS, co), .defaults = pfx##_defaults,			\
 	.option = pfx##_option, .check = pfx##_check
 
+/* The declarations RTP_BENCH_OPTIONS needs, in a bench's header. */
+#define RTP_BENCH_OPTIONS_DECLARE(pfx)								\
+	void pfx##_defaults(void *o);								\
+	int pfx##_option(void *o, int c, const char *name, const char *arg, int argc,		\
+			 char **argv);								\
+	int pfx##_check(void *o);								\
+	extern const struct option pfx##_longopts[];						\
+	extern const char pfx##_shortopts[], pfx##_synopsis[], pfx##_help[], pfx##_epilog[]
+
 /* The run context: what every bench holds, no globals. */
 struct rtp_run {
 	const struct rtp_bench_ops *ops;

@@ -179,6 +179,12 @@ static int config_line(const char *text, void *arg)
 	struct config_buf *c = arg;
 	size_t n = strlen(text);
 
+	/*
+	 * The preemption model is one block of init/Kconfig (kernel/Kconfig.preempt);
+	 * the menu after it ends the search, the rest of the file has nothing for it.
+	 */
+	if (c->used && !strcmp(text, "# CPU/Task time and stats accounting"))
+		return 1;
 	if (strncmp(text, "CONFIG_PREEMPT", 14))
 		return 0;
 	if (c->used + n + 2 > c->cap)

@@ -25,6 +25,7 @@ struct alsa_dev {
 	bool mmap;
 	bool capture;
 	int wait_ms;
+	struct audio_ptr_clock pc;
 	/* --duplex */
 	snd_pcm_t *cap;
 	bool linked;
@@ -287,6 +288,8 @@ static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 	snd_pcm_hw_params_get_period_size(hw, &period, &dir);
 	snd_pcm_hw_params_get_periods(hw, &periods, &dir);
 	snd_pcm_hw_params_get_buffer_size(hw, &buffer);
+	d->pc.batch = snd_pcm_hw_params_is_batch(hw) == 1;
+	c->cfg.batch = d->pc.batch;
 	c->cfg.rate = rate;
 	c->cfg.channels = channels;
 	c->cfg.format = fmt;
@@ -335,13 +338,61 @@ out_close:
 	return err;
 }
 
+/*
+ * A smooth pointer says where the device is at tstamp.  A batch pointer
+ * (snd_pcm_hw_params_is_batch: USB audio, many SoC DMA engines) moves in
+ * period steps: at tstamp the device is up to a period further than it
+ * says, and taking the pointer at its word overstates the margin (and
+ * understates the lateness) by up to a period.  There the times come from
+ * the period boundaries: the pointer stepped to hw_frames at the boundary
+ * anchor + hw_frames / rate, and the device has moved on since.
+ *
+ * The anchor (when frame 0 was played) is learnt from the statuses: each
+ * gives tstamp - hw_frames / rate, which is the anchor plus the time since
+ * the step (>= 0), so the anchor is the smallest of them.  To follow a
+ * device clock that is slower than CLOCK_MONOTONIC, the anchor may rise
+ * towards newer observations by at most 200 ppm of the time passed; and it
+ * is raised whenever the next boundary would already have passed (the
+ * pointer cannot lag a full period).  The result is exact on a device whose
+ * pointer steps when its boundary passes, up to the smallest recent
+ * delay between a step and a status (the quickest wake-ups: tens of us).
+ */
+#define PTR_CREEP_DIV 5000	/* 200 ppm */
+
+void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period, uint64_t buffer,
+		     uint64_t tstamp, uint64_t avail, uint64_t hw_frames,
+		     uint64_t *t_avail, uint64_t *t_dry)
+{
+	uint64_t since = 0;	/* ns the device has played past its pointer */
+
+	if (pc->batch) {
+		uint64_t b = audio_frames_ns(hw_frames, rate);
+		uint64_t p = audio_frames_ns(period, rate);
+		uint64_t cand = tstamp > b ? tstamp - b : 0;
+
+		if (!pc->anchor_ns || cand < pc->anchor_ns) {
+			pc->anchor_ns = cand;
+		} else {
+			uint64_t creep = tstamp > pc->last_ns ? (tstamp - pc->last_ns) / PTR_CREEP_DIV : 0;
+
+			pc->anchor_ns = cand - pc->anchor_ns <= creep ? cand : pc->anchor_ns + creep;
+		}
+		if (cand - pc->anchor_ns >= p)
+			pc->anchor_ns = cand - p + 1;
+		since = cand - pc->anchor_ns;
+		pc->last_ns = tstamp;
+	}
+	*t_avail = (avail >= period ? tstamp - audio_frames_ns(avail - period, rate) : tstamp) - since;
+	*t_dry = tstamp + (avail < buffer ? audio_frames_ns(buffer - avail, rate) : 0) - since;
+}
+
 /* Fills w from the status: the stream's state, avail and timestamps. */
 static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 {
 	snd_htimestamp_t ts, trig;
 	snd_pcm_uframes_t avail;
 	snd_pcm_state_t state;
-	uint64_t tstamp, buffer = c->cfg.buffer, period = c->cfg.period;
+	uint64_t tstamp, hw, buffer = c->cfg.buffer, period = c->cfg.period;
 	int err;
 
 	err = snd_pcm_status(d->pcm, d->st);
@@ -378,8 +429,9 @@ static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 	avail = snd_pcm_status_get_avail(d->st);
 	w->event = AUDIO_OK;
 	w->avail = avail;
-	w->t_avail_ns = avail >= period ? tstamp - audio_frames_ns(avail - period, c->cfg.rate) : tstamp;
-	w->t_dry_ns = tstamp + (avail < buffer ? audio_frames_ns(buffer - avail, c->cfg.rate) : 0);
+	/* frames the device has played (captured) since the start, by its pointer */
+	hw = d->capture ? d->play_pos + avail : d->play_pos + avail >= buffer ? d->play_pos + avail - buffer : 0;
+	audio_ptr_times(&d->pc, c->cfg.rate, period, buffer, tstamp, avail, hw, &w->t_avail_ns, &w->t_dry_ns);
 	return 0;
 }
 
@@ -460,6 +512,7 @@ static int alsa_start(struct audio_ctx *c)
 			return err;
 	}
 	d->play_pos = 0;
+	d->pc.anchor_ns = 0;	/* a new stream: its boundaries start anew */
 	if (!d->capture) {
 		err = put_silence(c, d, c->cfg.buffer, false);	/* prefill */
 		if (err < 0)

@@ -129,6 +129,15 @@ static void print_row(const char *name, const struct rtp_hist *h)
 	       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4], f[5]);
 }
 
+/* How wake-ups are placed against the device: params.granted.timing. */
+static const char *pointer_timing(const struct audio_run *r)
+{
+	if (r->c.ops == &audio_timer_ops)
+		return "virtual device: exact, from its schedule";
+	return r->c.cfg.batch ? "batch device (pointer in period steps): times from the period boundaries" :
+	       "pointer and timestamp of each status";
+}
+
 static void print_config(const struct audio_run *r)
 {
 	const struct audio_opts *o = &r->o;
@@ -144,6 +153,7 @@ static void print_config(const struct audio_run *r)
 	printf("  granted: %u frames x %u periods (buffer %llu frames), %u Hz, %u ch, %s, %s\n",
 	       g->period, g->periods, (unsigned long long)g->buffer, g->rate, g->channels,
 	       snd_pcm_format_name((snd_pcm_format_t)g->format), g->access);
+	printf("  timing: %s\n", pointer_timing(r));
 	if (g->rate != o->rate || g->period != o->period || g->periods != o->periods ||
 	    g->channels != o->channels || g->format != o->format)
 		printf("  note: the device granted another configuration than asked; the figures are for the granted one\n");
@@ -157,12 +167,15 @@ static void print_config(const struct audio_run *r)
 		printf("  note: %s\n", r->backend_note);
 }
 
-static void audio_summary(const struct audio_run *r)
+static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
+	const struct audio_run *r = run->b;
 	double secs = r->run->duration_s;
 	const struct audio_ctx *c = &r->c;
 	char a[24], b[24], d[24];
 	int i;
+
+	(void)v;
 
 	printf("\n");
 	print_config(r);
@@ -210,6 +223,14 @@ static void audio_summary(const struct audio_run *r)
 		printf("  %llu of them not reported by the device: it still said running, but its\n"
 		       "  own timestamps put the end of the queued audio before the wake-up\n",
 		       (unsigned long long)c->xruns_unreported);
+	rtp_format_ns(c->unreported_slack_ns, a, sizeof(a));
+	printf("  an xrun the device does not report is seen when its gap exceeds %s\n", a);
+	if (r->o.hide_xruns) {
+		rtp_format_ns(c->vdev.hidden_ns, a, sizeof(a));
+		rtp_format_ns(c->vdev.hidden_max_ns, b, sizeof(b));
+		printf("  --hide-xruns: the virtual device hid %llu xruns (silence %s, longest %s)\n",
+		       (unsigned long long)c->vdev.hidden, a, b);
+	}
 	if (c->xruns)
 		printf("  causes: late wake-up %llu, work overran the margin %llu, device %llu\n",
 		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_LATE_WAKEUP],
@@ -311,6 +332,8 @@ static void audio_json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_string(j, "access", g->access);
 	rtp_json_string(j, "pcm", g->pcm_name);
 	rtp_json_string(j, "card", g->card);
+	rtp_json_bool(j, "batch", g->batch);
+	rtp_json_string(j, "timing", pointer_timing(r));
 	rtp_json_uint(j, "period_ns", period_ns(r));
 	rtp_json_uint(j, "buffer_ns", buffer_ns(r));
 	rtp_json_end_object(j);
@@ -333,6 +356,7 @@ static void audio_json_params(struct rtp_run *run, struct rtp_json *j)
 		rtp_json_double(j, "step_time_s", (double)o->step_ns / 1e9);
 		rtp_json_double(j, "sweep_require_pct", o->sweep_require_pct);
 	}
+	rtp_json_bool(j, "hide_xruns", o->hide_xruns);
 	if (o->stall_ns) {
 		rtp_json_uint(j, "plant_stall_ns", o->stall_ns);
 		rtp_json_uint(j, "plant_stall_every_ns", o->stall_every_ns);
@@ -393,6 +417,15 @@ static void audio_json_events(struct rtp_run *run, struct rtp_json *j)
 	}
 	rtp_json_end_array(j);
 	rtp_json_bool(j, "xrun_list_truncated", (uint64_t)c->nxrun < c->xruns + c->suspends);
+	rtp_json_uint(j, "unreported_slack_ns", c->unreported_slack_ns);
+	rtp_json_uint(j, "merge_window_ns", c->merge_window_ns);
+	if (o->hide_xruns) {
+		rtp_json_begin_object(j, "hidden_by_device");
+		rtp_json_uint(j, "xruns", c->vdev.hidden);
+		rtp_json_uint(j, "silence_ns", c->vdev.hidden_ns);
+		rtp_json_uint(j, "longest_ns", c->vdev.hidden_max_ns);
+		rtp_json_end_object(j);
+	}
 	if (o->stall_ns) {
 		n = __atomic_load_n(&c->nstalls, __ATOMIC_ACQUIRE);
 		rtp_json_int(j, "stalls_planted", n);
@@ -831,12 +864,6 @@ static int audio_audio(struct rtp_run *run)
 	return 0;
 }
 
-static void audio_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
-{
-	(void)v;
-	audio_summary(run->b);
-}
-
 static void audio_teardown(struct rtp_run *run)
 {
 	struct audio_run *r = run->b;
@@ -856,7 +883,7 @@ const struct rtp_bench_ops audio_ops = {
 	.setup = audio_setup,
 	.run = audio_audio,
 	.decide = audio_decide,
-	.summary = audio_print_summary,
+	.summary = audio_summary,
 	.teardown = audio_teardown,
 	.params = audio_json_params,
 	.skip_params = audio_skip_params,

@@ -45,15 +45,12 @@ struct audio_opts {
 	uint64_t step_ns;		/* time per sweep step */
 	double sweep_require_pct;	/* 0: figures only */
 	uint64_t stall_ns;		/* --plant-stall: 0 off */
+	bool hide_xruns;		/* --hide-xruns: the virtual device hides them */
 	uint64_t stall_every_ns;
 };
 
 #define AUDIO_HELP_SHOWN RTP_HELP_SHOWN
-void audio_defaults(void *o);
-int audio_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
-int audio_check(void *o);
-extern const struct option audio_longopts[];
-extern const char audio_shortopts[], audio_synopsis[], audio_help[], audio_epilog[];
+RTP_BENCH_OPTIONS_DECLARE(audio);
 extern const struct rtp_bench_ops audio_ops;
 /* 0, AUDIO_HELP_SHOWN, or an exit code after printing the error. */
 int audio_parse(struct audio_opts *o, int argc, char **argv);
@@ -97,7 +94,25 @@ struct audio_config {
 	const char *access;		/* "mmap", "rw" or "virtual" */
 	char pcm_name[128];
 	char card[128];
+	bool batch;			/* ALSA: snd_pcm_hw_params_is_batch() */
 };
+
+/*
+ * ALSA status -> the moments a wake-up is measured against.  tstamp: when
+ * the status was taken; avail: free frames (playback) or captured frames
+ * (capture); hw_frames: frames the device has played or captured since the
+ * start, as its pointer says.  Fills *t_avail (the first period of space
+ * became free, or a period was captured) and *t_dry (the queued audio runs
+ * out, or the buffer fills up).
+ */
+struct audio_ptr_clock {
+	bool batch;			/* the pointer moves in period steps */
+	uint64_t anchor_ns;		/* batch: when frame 0 was played, as the boundaries tell */
+	uint64_t last_ns;		/* tstamp of the previous status */
+};
+void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period, uint64_t buffer,
+		     uint64_t tstamp, uint64_t avail, uint64_t hw_frames,
+		     uint64_t *t_avail, uint64_t *t_dry);
 
 struct audio_ctx;
 
@@ -135,10 +150,22 @@ struct audio_vdev {
 	uint64_t buffer;
 	unsigned char *ring;		/* buffer * frame bytes, written like mmap */
 	size_t frame_bytes;
+	/*
+	 * --hide-xruns: like a sound server's plugin (pulse, pipewire), the
+	 * device does not stop when the buffer runs dry: it plays silence and
+	 * goes on, and the application's next period goes in at the device's
+	 * position.  What it hid is the planted truth.
+	 */
+	bool hide_xruns;
+	uint64_t hidden;		/* xruns hidden */
+	uint64_t hidden_ns;		/* silence played, dry moment to the next write */
+	uint64_t hidden_max_ns;
 };
 
 /* Device state at time now: fills avail, t_avail, t_dry and an xrun. */
 void audio_vdev_state(const struct audio_vdev *v, uint64_t now, struct audio_wake *w);
+/* --hide-xruns: at time now, take a dry buffer as silence played (written jumps). */
+void audio_vdev_hide(struct audio_vdev *v, uint64_t now);
 
 /* ---- calibrated DSP work ------------------------------------------------- */
 #define AUDIO_DSP_BLOCK 64
@@ -195,6 +222,16 @@ struct audio_xrun_facts {
 	uint64_t tolerance_ns;		/* how early the device may stop by that count */
 };
 enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f);
+
+/*
+ * The device reports an xrun at now_ns (its stream stopped at stop_ns); an
+ * xrun it did not report was counted at unreported_at_ns (0: none).  Is it
+ * that one, noticed late?  window_ns: the longest a device may take to
+ * notice; queued_until_ns: when, by this program's count, the audio queued
+ * now runs out.
+ */
+bool audio_same_xrun(uint64_t unreported_at_ns, uint64_t now_ns, uint64_t window_ns,
+		     uint64_t stop_ns, uint64_t queued_until_ns);
 
 struct audio_xrun {
 	uint64_t at_ns;			/* since the run's start */
@@ -265,6 +302,9 @@ struct audio_ctx {
 	uint64_t xruns_unreported;	/* seen by our count, not by the device */
 	uint64_t unreported_at_ns;	/* wake-up that found the last one; 0: none */
 	uint64_t merge_window_ns;
+	bool dry_counted;		/* dry_ns counted from the device's t_dry at a refill */
+	uint64_t dry_dev_max_ns;	/* the device's t_dry against that count: largest */
+	uint64_t dry_dev_n;		/* in-time wake-ups compared */
 	int unreported_idx;		/* its place in xrun[], -1 if not kept */
 	uint64_t xrun_gap_total_ns;
 	uint64_t xrun_causes[AUDIO_CAUSE_N];	/* xruns by cause (suspends apart) */

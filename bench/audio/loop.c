@@ -32,7 +32,36 @@ static int start(struct audio_ctx *c)
 	int ret = c->ops->start(c);
 
 	c->dry_ns = rtp_now_ns(CLOCK_MONOTONIC) + audio_frames_ns(c->cfg.buffer, c->cfg.rate);
+	c->dry_counted = false;	/* a rough count until the first refill */
 	return ret;
+}
+
+/*
+ * The slack before a wake-up past the end of the queued audio (by this
+ * program's count) is called an xrun the device did not report: the
+ * device's own timing error.  At every in-time wake-up after a refill, the
+ * device's t_dry is compared with the count made at the refill; the slack
+ * is twice the largest difference seen plus a frame, at least a frame, at
+ * most half a period (and half a period until 8 wake-ups have been seen).
+ * Differences over half a period are events, not timing error: not learnt.
+ */
+static void learn_slack(struct audio_ctx *c, const struct audio_wake *w)
+{
+	uint64_t half = audio_frames_ns(c->cfg.period, c->cfg.rate) / 2;
+	uint64_t frame = audio_frames_ns(1, c->cfg.rate), dev;
+
+	if (!c->dry_counted || w->now_ns > c->dry_ns)
+		return;
+	dev = w->t_dry_ns > c->dry_ns ? w->t_dry_ns - c->dry_ns : c->dry_ns - w->t_dry_ns;
+	if (dev > half)
+		return;
+	if (dev > c->dry_dev_max_ns)
+		c->dry_dev_max_ns = dev;
+	if (++c->dry_dev_n < 8)
+		return;
+	c->unreported_slack_ns = 2 * c->dry_dev_max_ns + frame;
+	if (c->unreported_slack_ns > half)
+		c->unreported_slack_ns = half;
 }
 
 const char *audio_cause_name(enum audio_xrun_cause cause)
@@ -65,6 +94,18 @@ enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f)
 	if (f->stop_ns + f->tolerance_ns < f->expected_dry_ns)
 		return AUDIO_CAUSE_DEVICE;
 	return AUDIO_CAUSE_LATE_WAKEUP;
+}
+
+/*
+ * Within the window (a buffer and a period: a device notices an xrun at a
+ * pointer update) and, by the device's own stamp, stopped while the audio
+ * written since was still queued: the same xrun, noticed late.  A stream
+ * that stopped after that audio ran out ran dry again: a second xrun.
+ */
+bool audio_same_xrun(uint64_t unreported_at_ns, uint64_t now_ns, uint64_t window_ns,
+		     uint64_t stop_ns, uint64_t queued_until_ns)
+{
+	return unreported_at_ns && now_ns - unreported_at_ns <= window_ns && stop_ns < queued_until_ns;
 }
 
 /* Who found the xrun: the wake-up (the device's report or this program's count), or a write. */
@@ -134,8 +175,8 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how
 	 * The device reporting, soon after, an xrun we counted unreported: the
 	 * same one, noticed late (the pointer update caught up).  Merge them.
 	 */
-	if (!suspend && !unreported && c->unreported_at_ns &&
-	    w->now_ns - c->unreported_at_ns <= c->merge_window_ns) {
+	if (!suspend && !unreported &&
+	    audio_same_xrun(c->unreported_at_ns, w->now_ns, c->merge_window_ns, w->xrun_at_ns, c->dry_ns)) {
 		c->unreported_at_ns = 0;
 		c->xruns_unreported--;
 		c->xrun_total_ns += w->xrun_dur_ns;
@@ -275,6 +316,7 @@ static int run(struct audio_ctx *c)
 			step_min(&s->min_margin_ns, margin);
 			wake.lateness_ns = lat;
 			wake.margin_ns = margin;
+			learn_slack(c, &w);
 		}
 
 		units = __atomic_load_n(&c->dsp_units, __ATOMIC_RELAXED);
@@ -286,8 +328,10 @@ static int run(struct audio_ctx *c)
 				break;
 			RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);
 		}
-		if (i)
+		if (i) {
 			c->dry_ns = w.t_dry_ns + audio_frames_ns(i * period, c->cfg.rate);
+			c->dry_counted = true;
+		}
 		end = rtp_now_ns(CLOCK_MONOTONIC);
 		c->busy_until_ns = end;
 		rtp_hist_record(&c->work, end - w.now_ns);

@@ -19,7 +19,7 @@
 
 enum {
 	OPT_ACCESS = 256, OPT_BACKEND, OPT_DSP, OPT_SWEEP, OPT_STEPTIME, OPT_SWEEPMAX,
-	OPT_SWEEPREQ, OPT_STALL, OPT_DUPLEX, OPT_DEVICE, OPT_RATE, OPT_PERIOD,
+	OPT_SWEEPREQ, OPT_STALL, OPT_DUPLEX, OPT_DEVICE, OPT_RATE, OPT_PERIOD, OPT_HIDE,
 };
 
 /* cyclictest's letters are the suite's: -D duration, -p priority, -q. */
@@ -43,6 +43,7 @@ const struct option audio_longopts[] = {
 	{ "sweep-max", required_argument, NULL, OPT_SWEEPMAX },
 	{ "sweep-require", required_argument, NULL, OPT_SWEEPREQ },
 	{ "plant-stall", required_argument, NULL, OPT_STALL },
+	{ "hide-xruns", no_argument, NULL, OPT_HIDE },
 	{ NULL, 0, NULL, 0 },
 };
 const char audio_shortopts[] = "c:f:n:p:a:C";
@@ -77,7 +78,9 @@ const char audio_help[] =
 "      --sweep-max PCT    highest load tried (default 100)\n"
 "      --sweep-require PCT  with --sweep: fail unless PCT %% ran without xruns\n"
 "      --plant-stall D[,EVERY]  self-test: a SCHED_FIFO 99 thread on the audio\n"
-"                         thread's CPU spins for D every EVERY (default 1s)\n";
+"                         thread's CPU spins for D every EVERY (default 1s)\n"
+"      --hide-xruns       self-test, timer backend: the virtual device hides its\n"
+"                         xruns as sound-server plugins do (plays silence, runs on)\n";
 
 const char audio_epilog[] =
 "Verdict: pass = no xruns (with --sweep: figures, or --sweep-require).\n"
@@ -205,6 +208,9 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 	case 'C':
 		o->capture = true;
 		break;
+	case OPT_HIDE:
+		o->hide_xruns = true;
+		break;
 	case OPT_DUPLEX:
 		if (!*arg)
 			return bad(name, "''", "empty device name");
@@ -287,6 +293,16 @@ int audio_check(void *oo)
 			return RTP_EXIT_ERROR;
 		}
 		o->backend = AUDIO_BACKEND_ALSA;
+	}
+	if (o->hide_xruns) {
+		if (o->backend != AUDIO_BACKEND_TIMER) {
+			rtp_error("--hide-xruns: only the virtual device can hide its xruns (add --backend timer)");
+			return RTP_EXIT_ERROR;
+		}
+		if (o->capture) {
+			rtp_error("--hide-xruns: playback only; drop -C");
+			return RTP_EXIT_ERROR;
+		}
 	}
 	if (o->sweep) {
 		int n;

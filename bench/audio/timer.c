@@ -19,10 +19,48 @@
 
 #include "run.h"
 
+/* The device's position at now, in whole periods since t0. */
+static uint64_t vdev_hw(const struct audio_vdev *v, uint64_t now)
+{
+	uint64_t hw = now > v->t0_ns ? audio_ns_frames(now - v->t0_ns, v->rate) : 0;
+
+	return hw - hw % v->period;
+}
+
+/*
+ * --hide-xruns, the buffer ran dry before now: the device played silence
+ * and the next period the application writes goes in at the next period
+ * boundary.  Returns that position (frames since t0).
+ */
+static uint64_t vdev_resume_at(const struct audio_vdev *v, uint64_t now)
+{
+	return vdev_hw(v, now) + v->period;
+}
+
+static bool vdev_hiding(const struct audio_vdev *v, uint64_t now)
+{
+	return v->hide_xruns && now >= v->t0_ns + audio_frames_ns(v->written, v->rate);
+}
+
+void audio_vdev_hide(struct audio_vdev *v, uint64_t now)
+{
+	uint64_t dry = v->t0_ns + audio_frames_ns(v->written, v->rate), at;
+
+	if (!vdev_hiding(v, now))
+		return;
+	at = vdev_resume_at(v, now);
+	v->hidden++;
+	v->hidden_ns += audio_frames_ns(at, v->rate) + v->t0_ns - dry;
+	if (audio_frames_ns(at, v->rate) + v->t0_ns - dry > v->hidden_max_ns)
+		v->hidden_max_ns = audio_frames_ns(at, v->rate) + v->t0_ns - dry;
+	v->written = at;	/* silence played up to here */
+}
+
 void audio_vdev_state(const struct audio_vdev *v, uint64_t now, struct audio_wake *w)
 {
-	uint64_t dry = v->t0_ns + audio_frames_ns(v->written, v->rate);
-	uint64_t free_from = v->written + v->period - v->buffer;	/* written >= buffer */
+	uint64_t written = vdev_hiding(v, now) ? vdev_resume_at(v, now) : v->written;
+	uint64_t dry = v->t0_ns + audio_frames_ns(written, v->rate);
+	uint64_t free_from = written + v->period - v->buffer;	/* written >= buffer */
 	uint64_t hw;
 
 	w->now_ns = now;
@@ -37,9 +75,8 @@ void audio_vdev_state(const struct audio_vdev *v, uint64_t now, struct audio_wak
 		return;
 	}
 	w->event = AUDIO_OK;
-	hw = now > v->t0_ns ? audio_ns_frames(now - v->t0_ns, v->rate) : 0;
-	hw -= hw % v->period;
-	w->avail = v->buffer - (v->written - hw);
+	hw = vdev_hw(v, now);
+	w->avail = v->buffer - (written - hw);
 }
 
 static int timer_open(struct audio_ctx *c, char *why, size_t len)
@@ -57,6 +94,7 @@ static int timer_open(struct audio_ctx *c, char *why, size_t len)
 	v->capture = o->capture;
 	v->period = o->period;
 	v->buffer = (uint64_t)o->period * o->periods;
+	v->hide_xruns = o->hide_xruns;
 	v->frame_bytes = (size_t)width / 8 * o->channels;
 	if (!v->frame_bytes)
 		v->frame_bytes = 1;
@@ -111,6 +149,7 @@ static int timer_write(struct audio_ctx *c, struct audio_wake *w)
 	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC);
 	struct audio_wake st;
 
+	audio_vdev_hide(v, now);
 	audio_vdev_state(v, now, &st);
 	if (st.event == AUDIO_XRUN) {
 		*w = st;

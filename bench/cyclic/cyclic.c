@@ -144,14 +144,24 @@ static uint64_t total_missed(const struct cyclic_run *r)
 	return m;
 }
 
-static void cyclic_summary(const struct cyclic_run *r)
+static void cyclic_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
+	const struct cyclic_run *r = run->b;
 	double secs = r->run->duration_s;
 	const char *u = r->o.nsecs ? "ns" : "us";
-	char a[16], b[16], interval[24], policy[16];
+	char a[16], b[16], interval[48], policy[16];
 	int i;
 
+	(void)v;
+
 	rtp_format_ns(r->o.interval_ns, interval, sizeof(interval));
+	if (r->o.distance_ns) {
+		char d[16];
+
+		rtp_format_ns(r->o.distance_ns, d, sizeof(d));
+		snprintf(interval + strlen(interval), sizeof(interval) - strlen(interval),
+			 " + %s per thread", d);
+	}
 	snprintf(policy, sizeof(policy), "%s", rtp_policy_name(r->o.policy));
 	for (i = 0; policy[i]; i++)
 		policy[i] = (char)toupper((unsigned char)policy[i]);
@@ -246,6 +256,7 @@ static void cyclic_json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_int(j, "priority", o->priority);
 	rtp_json_double(j, "interval_us", (double)o->interval_ns / 1e3);
 	rtp_json_double(j, "distance_us", (double)o->distance_ns / 1e3);
+	rtp_json_double(j, "offset_us", (double)o->offset_ns / 1e3);
 	rtp_json_uint(j, "loops", o->co.loops);
 	if (o->co.duration_ns)
 		rtp_json_double(j, "duration_s", (double)o->co.duration_ns / 1e9);
@@ -291,6 +302,7 @@ static void cyclic_json_metrics(struct rtp_run *run, struct rtp_json *j)
 			else
 				rtp_json_int(j, "cpu", r->t[i].cpu);
 			rtp_json_int(j, "thread", i);
+			rtp_json_double(j, "interval_us", (double)r->t[i].interval_ns / 1e3);
 		}
 		rtp_json_hist(j, h, true);
 		rtp_json_uint(j, "missed", all ? total_missed(r) : r->t[i].missed);
@@ -445,6 +457,7 @@ static int alloc_threads(struct cyclic_run *r)
 		while (!CPU_ISSET(c, &r->o.cpus));
 		r->t[i].id = i;
 		r->t[i].cpu = r->o.policy == SCHED_DEADLINE ? -1 : c;
+		r->t[i].interval_ns = r->o.interval_ns + (uint64_t)i * r->o.distance_ns;
 		r->t[i].sh = &r->sh;
 		rtp_hist_init(&r->t[i].hist);
 		if (r->o.histogram_us) {
@@ -562,8 +575,8 @@ static int cyclic_threads(struct rtp_run *run)
 	rtp_gate_open(&r->sh.gate, true);
 	/* Past this, a thread that has not ended by itself is told to. */
 	if (r->o.co.duration_ns)
-		w.deadline_ns = r->sh.end_ns + 2 * r->o.interval_ns +
-				r->o.distance_ns * (uint64_t)r->n + 1000000000ull;
+		w.deadline_ns = r->sh.end_ns + 2 * r->t[r->n - 1].interval_ns +
+				r->o.offset_ns * (uint64_t)r->n + 1000000000ull;
 	if (!r->o.co.quiet && isatty(STDOUT_FILENO))
 		w.tick_ns = TICK_NS;
 	rtp_run_supervise(run, &w);
@@ -581,12 +594,6 @@ static int cyclic_threads(struct rtp_run *run)
 	run->duration_s = run->last_ns > run->first_ns ?
 			  (double)(run->last_ns - run->first_ns) / 1e9 : 0;
 	return 0;
-}
-
-static void cyclic_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
-{
-	(void)v;
-	cyclic_summary(run->b);
 }
 
 static int cyclic_outputs(struct rtp_run *run)
@@ -638,7 +645,7 @@ const struct rtp_bench_ops cyclic_ops = {
 	.setup = cyclic_setup,
 	.run = cyclic_threads,
 	.decide = cyclic_decide,
-	.summary = cyclic_print_summary,
+	.summary = cyclic_summary,
 	.outputs = cyclic_outputs,
 	.teardown = cyclic_teardown,
 	.params = cyclic_json_params,

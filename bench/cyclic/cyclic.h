@@ -19,7 +19,8 @@ struct cyclic_opts {
 	bool prio_given;
 	int policy;
 	uint64_t interval_ns;
-	uint64_t distance_ns;
+	uint64_t distance_ns;		/* cyclictest's -d: thread n's interval is interval + n * distance */
+	uint64_t offset_ns;		/* thread n's first release n * offset after the start */
 	int nthreads;			/* 0: one per CPU of 'cpus' */
 	cpu_set_t cpus;			/* threads are pinned round-robin over these */
 	bool main_affinity_set;
@@ -39,11 +40,7 @@ struct cyclic_opts {
 /* Returns 0, or an exit code (1 bad usage) after printing the error; 5 = help shown. */
 #define CYCLIC_HELP_SHOWN RTP_HELP_SHOWN
 int cyclic_parse(struct cyclic_opts *o, int argc, char **argv);
-void cyclic_defaults(void *o);
-int cyclic_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
-int cyclic_check(void *o);
-extern const struct option cyclic_longopts[];
-extern const char cyclic_shortopts[], cyclic_synopsis[], cyclic_help[], cyclic_epilog[];
+RTP_BENCH_OPTIONS_DECLARE(cyclic);
 extern const struct rtp_bench_ops cyclic_ops;
 
 #define CYCLIC_MAX_SPIKES 64
@@ -76,6 +73,7 @@ struct __attribute__((aligned(64))) cyclic_thread {
 	uint64_t spikes_total;
 	int nspikes;
 	struct cyclic_spike spikes[CYCLIC_MAX_SPIKES];
+	uint64_t interval_ns;		/* its own: interval + id * distance */
 	uint64_t first_release_ns;
 	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample, 0: none */
 	bool done;			/* atomic: the thread has finished */

@@ -97,9 +97,9 @@ static int setup(struct cyclic_thread *t)
 
 	t->tid = rtp_gettid();
 	if (o->policy == SCHED_DEADLINE) {
-		s.runtime_ns = o->interval_ns / 10 > 50000 ? o->interval_ns / 10 : 50000;
-		s.deadline_ns = o->interval_ns;
-		s.period_ns = o->interval_ns;
+		s.runtime_ns = t->interval_ns / 10 > 50000 ? t->interval_ns / 10 : 50000;
+		s.deadline_ns = t->interval_ns;
+		s.period_ns = t->interval_ns;
 	}
 	/* A deadline task's affinity must span its root domain: it runs unpinned (cpu -1). */
 	return rtp_thread_setup(t->cpu, NULL, &s, RTP_THREAD_TIMERSLACK, STACK_PREFAULT, &t->err_what);
@@ -126,7 +126,7 @@ static void stop_race(struct cyclic_shared *sh)
  * that it passed the end must not count releases after it as missed (they
  * are no releases of this run; samples + missed = releases holds exactly).
  */
-static uint64_t releases_within(const struct cyclic_shared *sh, const struct cyclic_opts *o,
+static uint64_t releases_within(const struct cyclic_shared *sh, uint64_t interval_ns,
 				uint64_t first, uint64_t k)
 {
 	uint64_t in;
@@ -135,7 +135,7 @@ static uint64_t releases_within(const struct cyclic_shared *sh, const struct cyc
 		return k;
 	if (first > sh->end_ns)
 		return 0;
-	in = (sh->end_ns - first) / o->interval_ns + 1;
+	in = (sh->end_ns - first) / interval_ns + 1;
 	return k < in ? k : in;
 }
 
@@ -149,7 +149,7 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
 		if (o->relative) {
 			uint64_t before = rtp_now_ns(CLOCK_MONOTONIC);
-			uint64_t wait = cycles ? o->interval_ns : (next > before ? next - before : 0);
+			uint64_t wait = cycles ? t->interval_ns : (next > before ? next - before : 0);
 
 			if (sh->end_ns && before + wait > sh->end_ns) {
 				t->ended_by_duration = true;
@@ -177,12 +177,12 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 			break;
 		if (o->relative)
 			continue;
-		next += o->interval_ns;
+		next += t->interval_ns;
 		if (now >= next) {
-			uint64_t k = (now - next) / o->interval_ns + 1;
+			uint64_t k = (now - next) / t->interval_ns + 1;
 
-			RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(sh, o, next, k));
-			next += k * o->interval_ns;
+			RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(sh, t->interval_ns, next, k));
+			next += k * t->interval_ns;
 		}
 	}
 }
@@ -202,7 +202,7 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		return;
 	}
 	its.it_value = rtp_ns_ts(t->first_release_ns);
-	its.it_interval = rtp_ns_ts(o->interval_ns);
+	its.it_interval = rtp_ns_ts(t->interval_ns);
 	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL)) {
 		t->err = -errno;
 		t->err_what = "arm its timerfd";
@@ -210,7 +210,7 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		return;
 	}
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
-		if (sh->end_ns && t->first_release_ns + served * o->interval_ns > sh->end_ns) {
+		if (sh->end_ns && t->first_release_ns + served * t->interval_ns > sh->end_ns) {
 			t->ended_by_duration = true;
 			break;
 		}
@@ -218,12 +218,12 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		if (n != sizeof(exp))
 			continue;	/* EINTR: check the stop flag */
 		now = rtp_now_ns(CLOCK_MONOTONIC);
-		release = t->first_release_ns + served * o->interval_ns;
+		release = t->first_release_ns + served * t->interval_ns;
 		account(t, o, release, now);
 		served += exp;
 		if (exp > 1)
 			RTP_ST(&t->missed, RTP_LD(&t->missed) +
-			       releases_within(sh, o, release + o->interval_ns, exp - 1));
+			       releases_within(sh, t->interval_ns, release + t->interval_ns, exp - 1));
 		cycles++;
 		if (o->co.loops && cycles >= o->co.loops)
 			break;
@@ -236,15 +236,15 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
  * releases already past are counted missed, and the thread starts at the
  * next one, so the gate's own wake-up is never taken for a timer latency.
  */
-static void skip_late_start(struct cyclic_thread *t, const struct cyclic_opts *o)
+static void skip_late_start(struct cyclic_thread *t)
 {
 	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), k;
 
 	if (now <= t->first_release_ns)
 		return;
-	k = (now - t->first_release_ns) / o->interval_ns + 1;
-	RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(t->sh, o, t->first_release_ns, k));
-	t->first_release_ns += k * o->interval_ns;
+	k = (now - t->first_release_ns) / t->interval_ns + 1;
+	RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(t->sh, t->interval_ns, t->first_release_ns, k));
+	t->first_release_ns += k * t->interval_ns;
 }
 
 void *cyclic_thread_main(void *arg)
@@ -256,8 +256,8 @@ void *cyclic_thread_main(void *arg)
 	t->err = setup(t);
 	if (!rtp_gate_pass(&sh->gate, t->err) || __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
 		goto out;
-	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->distance_ns;
-	skip_late_start(t, o);
+	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->offset_ns;
+	skip_late_start(t);
 	if (o->timer == CYCLIC_TIMERFD)
 		run_timerfd(t, o);
 	else

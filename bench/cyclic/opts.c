@@ -17,7 +17,7 @@
 
 enum {
 	OPT_POLICY = 256, OPT_MAINAFF, OPT_LATENCY, OPT_HISTFILE, OPT_TRACEMARK,
-	OPT_SPIKE, OPT_TIMER, OPT_STOPRACE,
+	OPT_SPIKE, OPT_TIMER, OPT_STOPRACE, OPT_OFFSET,
 };
 
 const struct option cyclic_longopts[] = {
@@ -25,6 +25,7 @@ const struct option cyclic_longopts[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "distance", required_argument, NULL, 'd' },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "threads", optional_argument, NULL, 't' },
 	{ "affinity", optional_argument, NULL, 'a' },
 	{ "smp", no_argument, NULL, 'S' },
@@ -53,7 +54,9 @@ const char cyclic_help[] =
 "      --policy P         fifo|rr|other|batch|idle|deadline (default fifo);\n"
 "                         deadline threads run unpinned (see docs/cyclic.md)\n"
 "  -i, --interval US      period in microseconds, or with a unit: 500us, 2ms (default 1000)\n"
-"  -d, --distance US      extra interval per thread, thread n starts n*US later (default 0)\n"
+"  -d, --distance US      thread n runs with interval + n*US, as in cyclictest (default 0;\n"
+"                         cyclictest's is 500 without -S)\n"
+"      --offset US        thread n's first release n*US after the start (default 0)\n"
 "  -t, --threads[=N]      N threads (default and bare -t: one per CPU)\n"
 "  -a, --affinity[=CPUS]  pin threads round-robin to CPUS, e.g. 0-3,6 (default: all online)\n"
 "  -S, --smp              one thread per CPU, pinned, distance 0 (the default)\n"
@@ -140,6 +143,12 @@ int cyclic_option(void *oo, int c, const char *name, const char *arg, int argc, 
 		if (ret || v > 10000000000ull)
 			return bad(name, arg, "distance must be 0 .. 10 s");
 		o->distance_ns = v;
+		break;
+	case OPT_OFFSET:
+		ret = rtp_parse_us(arg, &v);
+		if (ret || v > 10000000000ull)
+			return bad(name, arg, "offset must be 0 .. 10 s");
+		o->offset_ns = v;
 		break;
 	case 't':
 		if (!arg && optind < argc && isdigit((unsigned char)argv[optind][0]))

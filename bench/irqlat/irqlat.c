@@ -141,11 +141,14 @@ static const char *stage_span(enum irqlat_source s, enum irqlat_stage st)
 	return "release->wake";
 }
 
-static void irqlat_summary(const struct irqlat_run *r)
+static void irqlat_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
+	const struct irqlat_run *r = run->b;
 	double secs = r->run->duration_s;
 	static const double p[3] = { 50, 99, 99.9 };
 	int st, i;
+
+	(void)v;
 
 	printf("\n%s: source %s, interval %llu us, %.3f s, %llu events, stopped by %s%s\n", TOOL,
 	       irqlat_source_name(r->src), (unsigned long long)(r->o.interval_ns / 1000), secs,
@@ -422,7 +425,6 @@ static int irqlat_rt_prio(struct rtp_run *run)
 static int irqlat_setup(struct rtp_run *run, char *why, size_t len)
 {
 	struct irqlat_run *r = run->b;
-	int ret;
 
 	(void)why;
 	(void)len;
@@ -431,9 +433,18 @@ static int irqlat_setup(struct rtp_run *run, char *why, size_t len)
 			  irqlat_source_name(r->src));
 		return RTP_EXIT_ERROR;
 	}
+	return 0;
+}
+
+/*
+ * The source itself is set up once memory is locked (the driver's mlockall
+ * comes after setup()): the module's timer starts with the open, and
+ * events with no reader waiting yet would lose their user stage.
+ */
+static int irqlat_source_start(struct irqlat_run *r)
+{
 	r->set_up = true;
-	ret = setup_source(r);
-	if (ret) {
+	if (setup_source(r)) {
 		rtp_error("%s", r->err);
 		return RTP_EXIT_ERROR;
 	}
@@ -465,6 +476,9 @@ static int irqlat_reader(struct rtp_run *run)
 	pthread_attr_t attr;
 	int ret;
 
+	ret = irqlat_source_start(r);
+	if (ret)
+		return ret;
 	if (!r->o.co.quiet)
 		printf("%s: source %s: %s\n", TOOL, irqlat_source_name(r->src), irqlat_source_label(r->src));
 	fflush(stdout);
@@ -490,12 +504,6 @@ static int irqlat_reader(struct rtp_run *run)
 	return 0;
 }
 
-static void irqlat_print_summary(struct rtp_run *run, const struct rtp_verdict *v)
-{
-	(void)v;
-	irqlat_summary(run->b);
-}
-
 const struct rtp_bench_ops irqlat_ops = {
 	.tool = TOOL,
 	.duration_help = "10 s, or until the loops with -l",
@@ -506,7 +514,7 @@ const struct rtp_bench_ops irqlat_ops = {
 	.setup = irqlat_setup,
 	.run = irqlat_reader,
 	.decide = irqlat_decide,
-	.summary = irqlat_print_summary,
+	.summary = irqlat_summary,
 	.teardown = irqlat_teardown,
 	.params = irqlat_json_params,
 	.skip_params = irqlat_skip_params,

@@ -36,11 +36,7 @@ struct irqlat_opts {
 };
 
 #define IRQLAT_HELP_SHOWN RTP_HELP_SHOWN
-void irqlat_defaults(void *o);
-int irqlat_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
-int irqlat_check(void *o);
-extern const struct option irqlat_longopts[];
-extern const char irqlat_shortopts[], irqlat_synopsis[], irqlat_help[], irqlat_epilog[];
+RTP_BENCH_OPTIONS_DECLARE(irqlat);
 extern const struct rtp_bench_ops irqlat_ops;
 /* 0, IRQLAT_HELP_SHOWN, or an exit code after printing the error. */
 int irqlat_parse(struct irqlat_opts *o, int argc, char **argv);

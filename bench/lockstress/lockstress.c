@@ -250,7 +250,6 @@ static int ls_scenarios(struct rtp_run *run)
 	c->load_args = load_start(c, &c->load_cpus);
 
 	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
-	run->stopped_by = "end";
 	for (i = 0; i < c->o.nscen && !ls_stopped(c) && !c->abandoned; i++) {
 		const struct ls_scenario_ops *ops = scenario_ops[c->o.scen[i]];
 
@@ -266,8 +265,7 @@ static int ls_scenarios(struct rtp_run *run)
 	}
 	end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	load_stop(c);
-	if (c->signal)
-		run->stopped_by = "signal";
+	run->stopped_by = c->signal ? "signal" : "end";
 	run->duration_s = (double)(end_ns - c->start_ns) / 1e9;
 	return 0;
 }

@@ -68,11 +68,7 @@ struct ls_opts {
 };
 
 #define LS_HELP_SHOWN RTP_HELP_SHOWN
-void ls_defaults(void *o);
-int ls_option(void *o, int c, const char *name, const char *arg, int argc, char **argv);
-int ls_check(void *o);
-extern const struct option ls_longopts[];
-extern const char ls_shortopts[], ls_synopsis[], ls_help[], ls_epilog[];
+RTP_BENCH_OPTIONS_DECLARE(ls);
 extern const struct rtp_bench_ops ls_ops;
 /* 0, LS_HELP_SHOWN, or an exit code after printing the error. */
 int ls_parse(struct ls_opts *o, int argc, char **argv);
@@ -147,9 +143,10 @@ void ls_spin_wall(uint64_t ns);
 void ls_sleep_until(uint64_t t_ns);
 /* The same, waking every 50 ms to check the flags; false when one was set. */
 bool ls_sleep_until_or(uint64_t t_ns, const int *stop1, const int *stop2);
-/* A CLOCK_REALTIME deadline timeout_ns from now, for the timed pthread calls. */
-struct timespec ls_rt_deadline(uint64_t timeout_ns);
-/* Timed locks: wait at most timeout_ns; 0 or the pthread error (ETIMEDOUT...). */
+/* A CLOCK_MONOTONIC deadline timeout_ns from now, for the clock-taking pthread calls. */
+struct timespec ls_deadline(uint64_t timeout_ns);
+/* Timed locks on CLOCK_MONOTONIC (a wall-clock step changes nothing):
+ * wait at most timeout_ns; 0 or the pthread error (ETIMEDOUT...). */
 int ls_mutex_lock_for(pthread_mutex_t *m, uint64_t timeout_ns);
 int ls_rwlock_rdlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns);
 int ls_rwlock_wrlock_for(pthread_rwlock_t *rw, uint64_t timeout_ns);
@@ -173,7 +170,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
  */
 int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
 	     void *arg, const char *scenario, const char *what, int idx);
-/* Joins th before deadline_ns; a thread that does not end is abandoned. */
+/* Joins th before deadline_ns (CLOCK_MONOTONIC); a thread that does not end is abandoned. */
 int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns);
 /* splitmix64: per-acquisition checksum values and per-thread random numbers. */
 static inline uint64_t ls_mix(uint64_t x)

@@ -25,6 +25,8 @@ expect 1 'error: -f S17_XX: unknown sample format' "unknown format is refused" -
 expect 1 'error: --dsp-load 150: DSP load must be 0..100' "DSP load over 100 % is refused" -- --dsp-load 150
 expect 1 'drop --duration' "--sweep with --duration is refused" -- --sweep -D 5
 expect 1 'unknown option' "unknown option is refused" -- --frobnicate
+expect 1 'error: --hide-xruns: only the virtual device' "--hide-xruns without the timer backend is refused" -- --hide-xruns -D 1
+expect 1 'error: --hide-xruns: playback only' "--hide-xruns with capture is refused" -- --backend timer -C --hide-xruns -D 1
 
 expect 4 "cannot open ALSA device 'no-such-pcm'" "unknown ALSA device: exit 4 with ALSA's reason" \
 	-- --backend alsa --device no-such-pcm -D 1

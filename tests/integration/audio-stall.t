@@ -57,6 +57,24 @@ jq_ok "$TMP/short.json" ".events.stalls_planted == 1 and .events.xruns == 0 and
 ok $? "a 15 ms stall against 37 ms of margin: lateness >= 8.7 ms, margin dips, no xrun (exit $rc)"
 jq -r '"# short stall: worst wake-up \(.metrics[0].max / 1e6) ms, smallest margin \(.metrics[1].min / 1e6) ms"' "$TMP/short.json"
 
+# Xruns a sound server's plugin (pulse, pipewire) would hide: the virtual
+# device plays silence and runs on (--hide-xruns), so only this program's
+# own count can see them. 8 ms stalls against about 6.7 ms of queued audio
+# leave gaps of about 1.3 ms, a quarter of a period: each must be counted,
+# as many as the device hid (the planted truth), and no more.
+rtproof-audio --backend timer --period 256 -n 2 -D 3.4 --hide-xruns --plant-stall 8ms,1s \
+	--json "$TMP/hid.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+jq_ok "$TMP/hid.json" '.events.stalls_planted == 3 and .events.hidden_by_device.xruns >= 1 and
+	.events.xruns_unreported == .events.hidden_by_device.xruns and .events.xruns == .events.xruns_unreported'
+ok $? "hidden xruns: the device hid $(jq .events.hidden_by_device.xruns "$TMP/hid.json"), $(jq .events.xruns_unreported "$TMP/hid.json") counted as unreported (exit $rc)"
+jq_ok "$TMP/hid.json" ".events as \$e | all(\$e.xrun_list[]; .reported == false and .gap_ns > 0 and
+	.gap_ns <= \$e.hidden_by_device.longest_ns) and \$e.unreported_slack_ns < $P / 2"
+ok $? "their gaps ($(jq -c '[.events.xrun_list[].gap_ns]' "$TMP/hid.json") ns) are below half a period; detection limit $(jq .events.unreported_slack_ns "$TMP/hid.json") ns"
+rtproof-audio --backend timer --period 256 -n 2 -D 1 --hide-xruns --json "$TMP/hid0.json" >/dev/null 2>&1
+jq_ok "$TMP/hid0.json" '.events.xruns_unreported == .events.hidden_by_device.xruns'
+ok $? "no stall: as many counted as hidden ($(jq -c '[.events.xruns_unreported, .events.hidden_by_device.xruns]' "$TMP/hid0.json")), none invented"
+
 # Capture, the mirror: a stall longer than the buffer is one overrun.
 rtproof-audio --backend timer -C --period 256 -n 2 -D 1.3 --plant-stall 40ms,1s --json "$TMP/cap.json" \
 	>"$TMP/out" 2>"$TMP/err"

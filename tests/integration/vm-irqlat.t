@@ -37,6 +37,11 @@ echo $? >/res/delay.rc
 # --irq-prio, stopped by SIGINT while the reader is blocked in read()
 rtproof-irqlat -q --source module -D 60s --irq-prio 70 --json /res/prio.json >/res/prio.txt 2>&1 &
 rp=$!
+# Until it holds the device (its signals are blocked by then: a SIGINT sent
+# before that is lost, a background job ignores it): the start-up waits on
+# 9p, and an idle icount guest runs its clock ahead meanwhile.
+opened() { i=0; while [ $i -lt 100 ] && ! ls -l /proc/$1/fd 2>/dev/null | grep -q "$2"; do sleep 0.1; i=$((i + 1)); done; }
+opened $rp rtproof_irqlat
 sleep 0.3
 kill -INT $rp
 wait $rp
@@ -62,12 +67,14 @@ rtproof-irqlat -q --source timerlat -l 1000 --json /res/tl.json >/res/tl.txt 2>&
 if grep -qw timerlat /sys/kernel/tracing/available_tracers 2>/dev/null; then
 	rtproof-irqlat -q --source timerlat -D 3s >/dev/null 2>&1 &
 	tp=$!
+	opened $tp trace_pipe
 	sleep 1
 	pid=$(ps -o pid,comm | awk '$2 == "timerlat/0" { print $1 }')
 	[ -n "$pid" ] && awk '{ print $40, $41 }' /proc/$pid/stat >/res/tl-sched.txt
 	wait $tp
 	rtproof-irqlat -q --source timerlat -D 3s --irq-prio 70 --json /res/tl-prio.json >/res/tl-prio.txt 2>&1 &
 	tp=$!
+	opened $tp trace_pipe
 	sleep 1
 	pid=$(ps -o pid,comm | awk '$2 == "timerlat/0" { print $1 }')
 	[ -n "$pid" ] && awk '{ print $40, $41 }' /proc/$pid/stat >/res/tl-prio-sched.txt

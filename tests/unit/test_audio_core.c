@@ -257,6 +257,95 @@ static void test_xrun_cause(void)
 	   !strcmp(audio_cause_name(AUDIO_CAUSE_DEVICE), "device"), "cause names");
 }
 
+/*
+ * A batch device (USB audio, many SoC DMA engines): its pointer moves in
+ * period steps.  A synthetic stream, 256 x 2 at 48 kHz (P = 5.33 ms), whose
+ * device clock runs ppm fast or slow: the true position is continuous, the
+ * pointer the status reports is rounded down to a period.  The thread wakes
+ * 10..60 us after each boundary, one time in sixteen 60 us .. 5 ms, reads
+ * the status (tstamp = now), and refills.  Returns the worst error, in ns, of the margin (t_dry - now) and
+ * of the lateness (now - t_avail) against the truth.
+ */
+struct batch_err {
+	int64_t margin_max, margin_min;		/* computed - true */
+	int64_t late_max, late_min;
+};
+
+static struct batch_err batch_run(bool batch, double ppm, int wakes)
+{
+	const unsigned rate = 48000;
+	const uint64_t period = 256, buffer = 512, t0 = 1000000000ull;
+	const double fps = rate * (1.0 + ppm / 1e6);	/* true frames per second */
+	struct audio_ptr_clock pc = { .batch = batch };
+	struct batch_err e = { INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX };
+	uint64_t written = buffer, seed = 12345;
+	int k;
+
+	for (k = 1; k <= wakes; k++) {
+		double boundary = t0 + (double)(k * period) / fps * 1e9;	/* true, ns */
+		uint64_t lat, now, hw, avail, t_avail, t_dry;
+		double pos;
+		int64_t em, el;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		/* most wake-ups 10..60 us after the boundary, one in ten up to 5 ms */
+		lat = (seed >> 60) ? 10000 + (seed >> 33) % 50000 : 60000 + (seed >> 33) % 4940000;
+		now = (uint64_t)boundary + lat;
+		pos = ((double)now - t0) * fps / 1e9;		/* true frames played */
+		hw = (uint64_t)pos / period * period;		/* the pointer, in period steps */
+		avail = buffer - (written - hw);
+		audio_ptr_times(&pc, rate, period, buffer, now, avail, hw, &t_avail, &t_dry);
+		em = (int64_t)(t_dry - now) - (int64_t)(((double)written - pos) / fps * 1e9);
+		el = (int64_t)(now - t_avail) - (int64_t)lat;
+		if (em > e.margin_max)
+			e.margin_max = em;
+		if (em < e.margin_min)
+			e.margin_min = em;
+		if (el > e.late_max)
+			e.late_max = el;
+		if (el < e.late_min)
+			e.late_min = el;
+		written = hw + buffer;				/* refilled */
+	}
+	return e;
+}
+
+static void test_batch_pointer(void)
+{
+	static const double ppms[] = { 0, 100, -100 };
+	struct batch_err e;
+	size_t i;
+
+	e = batch_run(false, 0, 2000);
+	tap_diag("smooth-pointer arithmetic on a batch pointer: margin error %+.3f .. %+.3f ms, "
+		 "lateness error %+.3f .. %+.3f ms", e.margin_min / 1e6, e.margin_max / 1e6,
+		 e.late_min / 1e6, e.late_max / 1e6);
+	ok(e.margin_max > 4000000, "the smooth-pointer formula overstates a batch device's margin "
+	   "by up to a period (%.3f ms of 5.333)", e.margin_max / 1e6);
+	for (i = 0; i < sizeof(ppms) / sizeof(ppms[0]); i++) {
+		e = batch_run(true, ppms[i], 20000);	/* 107 s of audio */
+		ok(e.margin_max <= 50000 && e.margin_min >= -50000 && e.late_max <= 50000 &&
+		   e.late_min >= -50000,
+		   "batch pointer, device clock %+.0f ppm: margin error %+.1f .. %+.1f us, lateness "
+		   "error %+.1f .. %+.1f us (within 50 us)", ppms[i], e.margin_min / 1e3,
+		   e.margin_max / 1e3, e.late_min / 1e3, e.late_max / 1e3);
+	}
+}
+
+/* 256 x 2 at 48 kHz: P = 5.33 ms, B = 10.67 ms; times in ms. */
+static void test_same_xrun(void)
+{
+	const uint64_t ms = 1000000, window = 16 * ms;
+
+	ok(audio_same_xrun(100 * ms, 104 * ms, window, 101 * ms, 110 * ms),
+	   "reported 4 ms after an unreported xrun, stopped before the audio queued since ran out: the same");
+	ok(!audio_same_xrun(100 * ms, 112 * ms, window, 109 * ms, 108 * ms),
+	   "reported 12 ms after, but stopped after the audio queued since ran out: a second xrun");
+	ok(!audio_same_xrun(100 * ms, 130 * ms, window, 101 * ms, 140 * ms),
+	   "reported 30 ms after (beyond the window): a second xrun");
+	ok(!audio_same_xrun(0, 104 * ms, window, 101 * ms, 110 * ms), "nothing unreported: a new xrun");
+}
+
 int main(void)
 {
 	test_conversions();
@@ -265,5 +354,7 @@ int main(void)
 	test_options();
 	test_dsp();
 	test_xrun_cause();
+	test_batch_pointer();
+	test_same_xrun();
 	return tap_done();
 }

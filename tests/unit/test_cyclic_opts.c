@@ -97,5 +97,12 @@ int main(void)
 		ok(o.interval_ns == 250000 && o.distance_ns == 100000 && o.breaktrace_ns == 2000000,
 		   "microsecond options: 250 us, 100 us, 2 ms");
 	}
+	{
+		char *argv[] = { "rtproof-cyclic", "-d", "500", "--offset", "300us", "-S", NULL };
+
+		cyclic_parse(&o, 6, argv);
+		ok(o.distance_ns == 0 && o.offset_ns == 300000,
+		   "--offset 300us is kept apart from -d, which -S resets to 0 as in cyclictest");
+	}
 	return tap_done();
 }
