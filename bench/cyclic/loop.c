@@ -123,6 +123,24 @@ static void stop_race(struct cyclic_shared *sh)
 	nanosleep(&ms, NULL);
 }
 
+/*
+ * Of k releases from 'first' on, those inside the duration: a wake-up so late
+ * that it passed the end must not count releases after it as missed (they
+ * are no releases of this run; samples + missed = releases holds exactly).
+ */
+static uint64_t releases_within(const struct cyclic_shared *sh, uint64_t interval_ns,
+				uint64_t first, uint64_t k)
+{
+	uint64_t in;
+
+	if (!sh->end_ns)
+		return k;
+	if (first > sh->end_ns)
+		return 0;
+	in = (sh->end_ns - first) / interval_ns + 1;
+	return k < in ? k : in;
+}
+
 static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 {
 	struct cyclic_shared *sh = t->sh;
@@ -165,7 +183,7 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 		if (now >= next) {
 			uint64_t k = (now - next) / t->interval_ns + 1;
 
-			RTP_ST(&t->missed, RTP_LD(&t->missed) + k);
+			RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(sh, t->interval_ns, next, k));
 			next += k * t->interval_ns;
 		}
 	}
@@ -206,7 +224,8 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		account(t, o, release, now);
 		served += exp;
 		if (exp > 1)
-			RTP_ST(&t->missed, RTP_LD(&t->missed) + exp - 1);
+			RTP_ST(&t->missed, RTP_LD(&t->missed) +
+			       releases_within(sh, t->interval_ns, release + t->interval_ns, exp - 1));
 		cycles++;
 		if (o->co.loops && cycles >= o->co.loops)
 			break;
@@ -226,7 +245,7 @@ static void skip_late_start(struct cyclic_thread *t)
 	if (now <= t->first_release_ns)
 		return;
 	k = (now - t->first_release_ns) / t->interval_ns + 1;
-	RTP_ST(&t->missed, RTP_LD(&t->missed) + k);
+	RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(t->sh, t->interval_ns, t->first_release_ns, k));
 	t->first_release_ns += k * t->interval_ns;
 }
 
