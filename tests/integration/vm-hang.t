@@ -39,8 +39,8 @@ bad() { # bad DESCRIPTION EXPECTED ARGS...
 	[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q -- "$want" "$TMP/err" && [ ! -e "$TMP/bad" ]
 	ok $? "$d: exit $rc, $(cat "$TMP/err")"
 }
-bad "--kernel foo" "rtproof-vm: error: --kernel foo: no such kernel (stock, rt or a path)" --kernel foo
-bad "--preempt lazy" "error: --preempt lazy: must be none, voluntary or full" --preempt lazy
+bad "--kernel foo" "rtproof-vm: error: --kernel foo: no such kernel (stock, rt, stock-6.1, rt-6.1, stock-6.12, rt-6.12 or a path)" --kernel foo
+bad "--preempt lazy" "error: --preempt lazy: kernel stock has no PREEMPT_LAZY" --preempt lazy
 bad "--clock fast" "error: --clock fast: must be icount, tcg or kvm" --clock fast
 bad "--timeout soon" "error: --timeout soon" --timeout soon
 bad "--load disk" "error: --load disk" --load disk
