@@ -38,11 +38,17 @@ ok $? "--dsp-load 100 at 64 x 2: xruns, exit 2 (got $rc, $(jq .events.xruns "$TM
 jq_ok "$TMP/d100.json" '(.events.wakeups - .events.spurious_wakeups) as $w |
 	([.metrics[] | select(.name == "wakeup_lateness" or .name == "buffer_margin") | .count] == [$w, $w])'
 ok $? "one lateness and one margin per wake-up: $(jq -c '[.events.wakeups, .events.spurious_wakeups, (.metrics[] | select(.name == "wakeup_lateness" or .name == "buffer_margin") | .count)]' "$TMP/d100.json") (wake-ups, spurious, lateness, margin samples)"
+# The host stalls by itself now and then (~10 ms on this kind of VM): an
+# xrun it causes is a real late wake-up and is named so; the work must
+# still be blamed for nearly all of them, and every cause must agree with
+# the xrun's own figures.
 jq_ok "$TMP/d100.json" '.events.xrun_list | length > 0 and
-	all(.[]; .cause == "work-overran-margin" and .work_ns >= .margin_ns and .lateness_ns < .margin_ns + .work_ns)'
-ok $? "every xrun's cause is the work overrunning the margin: $(jq -c '[.events.xrun_list[].cause] | group_by(.) | map({(.[0]): length}) | add' "$TMP/d100.json")"
-jq_ok "$TMP/d100.json" '.events.xrun_causes["work-overran-margin"] == .events.xruns and
-	.events.xrun_causes["late-wakeup"] == 0 and .events.xrun_causes.device == 0'
+	all(.[]; (.cause == "work-overran-margin" and .work_ns >= .margin_ns and .lateness_ns < .margin_ns + .work_ns)
+		or (.cause == "late-wakeup" and .lateness_ns > .margin_ns)) and
+	([.[] | select(.cause == "work-overran-margin")] | length) >= 0.9 * length'
+ok $? "the work overrunning the margin is the cause of the xruns, a late wake-up only where the wake-up was late: $(jq -c '[.events.xrun_list[].cause] | group_by(.) | map({(.[0]): length}) | add' "$TMP/d100.json")"
+jq_ok "$TMP/d100.json" '.events.xrun_causes as $c | ($c["work-overran-margin"] + $c["late-wakeup"] + $c.device) == .events.xruns and
+	$c["work-overran-margin"] >= 0.9 * .events.xruns and $c.device == 0'
 ok $? "the causes are counted: $(jq -c .events.xrun_causes "$TMP/d100.json")"
 grep -q "^verdict: fail: .*xruns.*work overran the margin" "$TMP/out100"
 ok $? "the verdict names the cause: $(grep '^verdict' "$TMP/out100")"
