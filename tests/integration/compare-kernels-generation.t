@@ -13,7 +13,7 @@ rc=$?
 ok $? "--generation 5.4: exit $rc, $(cat "$TMP/err")"
 "$CK" --ladder rt:none --out "$TMP/o2" >"$TMP/out" 2>"$TMP/err"
 rc=$?
-[ $rc = 1 ] && grep -q -- '--ladder rt:none: preempt must be' "$TMP/err" && [ ! -e "$TMP/o2" ]
+[ $rc = 1 ] && grep -q -- '--ladder rt:none: rungs are' "$TMP/err" && [ ! -e "$TMP/o2" ]
 ok $? "--ladder rt:none: exit $rc, $(cat "$TMP/err")"
 "$CK" --generation >"$TMP/out" 2>"$TMP/err"
 [ $? = 1 ] && grep -q -- '--generation: missing value' "$TMP/err"
