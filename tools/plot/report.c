@@ -178,6 +178,21 @@ static const char css[] =
 	"@media print{body{max-width:none;font-size:11pt}nav{display:none}a{color:inherit;text-decoration:none}"
 	"h2{break-after:avoid}.st-fail,.st-error{outline:2px solid #000}}\n";
 
+/* The comparison sets stock kernels against an RT base (a kernel ladder). */
+static bool rt_against_stock(const json_t *cmp)
+{
+	const json_t *n;
+	size_t i;
+
+	if (strcmp(rtp_plot_str(json_object_get(cmp, "base"), "preempt", ""), "rt") ||
+	    !json_array_size(json_object_get(cmp, "new")))
+		return false;
+	json_array_foreach(json_object_get(cmp, "new"), i, n)
+		if (!strcmp(rtp_plot_str(n, "preempt", ""), "rt"))
+			return false;
+	return true;
+}
+
 static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *bad, size_t badlen)
 {
 	bool runcol = set->nruns > 1 || set->compare || set->nfailed;
@@ -234,20 +249,56 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *
 	if (set->compare) {
 		const json_t *v = json_object_get(set->compare, "verdict"), *r;
 		const char *st = rtp_plot_str(v, "status", "");
-		size_t i;
+		bool rt_base = rt_against_stock(set->compare);
+		size_t i, k = 0, rt_better = 0, rt_worse = 0;
 
+		/*
+		 * A kernel ladder sets stock against an RT base: there a
+		 * "regression" is a stock rung worse than RT (the answer RT is
+		 * meant to give), and the question is whether RT is worse
+		 * anywhere (a row where the stock rung is better).
+		 */
+		if (rt_base) {
+			json_array_foreach(json_object_get(set->compare, "rows"), i, r) {
+				const char *verdict = rtp_plot_str(r, "verdict", "");
+
+				rt_better += !strcmp(verdict, "worse");
+				rt_worse += !strcmp(verdict, "better");
+			}
+			st = rt_worse ? "fail" : "pass";
+		}
 		if (rank(st) > *worst)
 			*worst = rank(st);
 		if (rank(st) >= 2 && off < badlen)
-			off += (size_t)snprintf(bad + off, badlen - off, "%sthe comparison", off ? ", " : "");
+			off += (size_t)snprintf(bad + off, badlen - off, "%s%s", off ? ", " : "",
+						rt_base ? "RT worse than a stock rung" : "the comparison");
 		fputs("<tr><td>comparison</td><td>compare</td>", f);
 		status_cell(f, st);
 		fputs("<td>", f);
-		if (!json_array_size(json_object_get(v, "regressions")))
-			fputs("no regression beyond the threshold", f);
-		json_array_foreach(json_object_get(v, "regressions"), i, r) {
-			fputs(i ? "; " : "regressions: ", f);
-			esc(f, json_string_value(r));
+		if (rt_base) {
+			fprintf(f, "RT against stock: RT significantly better on %zu figure(s), "
+				   "significantly worse on %zu", rt_better, rt_worse);
+			json_array_foreach(json_object_get(set->compare, "rows"), i, r) {
+				if (strcmp(rtp_plot_str(r, "verdict", ""), "better"))
+					continue;
+				fputs(k++ ? "; " : ": ", f);
+				esc(f, rtp_plot_str(json_array_get(json_object_get(set->compare, "new"),
+						    (size_t)json_number_value(json_object_get(r, "new_index"))),
+						    "label", "?"));
+				fputs(" better on ", f);
+				esc(f, rtp_plot_str(r, "bench", ""));
+				fputs(" ", f);
+				esc(f, rtp_plot_str(r, "metric", ""));
+				fputs(" ", f);
+				esc(f, rtp_plot_str(r, "figure", ""));
+			}
+		} else {
+			if (!json_array_size(json_object_get(v, "regressions")))
+				fputs("no regression beyond the threshold", f);
+			json_array_foreach(json_object_get(v, "regressions"), i, r) {
+				fputs(i ? "; " : "regressions: ", f);
+				esc(f, json_string_value(r));
+			}
 		}
 		fprintf(f, "</td><td class=\"num\">threshold %g&nbsp;%%</td></tr>\n",
 			num(set->compare, "threshold", NAN) * 100);
