@@ -227,11 +227,13 @@ enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f);
  * The device reports an xrun at now_ns (its stream stopped at stop_ns); an
  * xrun it did not report was counted at unreported_at_ns (0: none).  Is it
  * that one, noticed late?  window_ns: the longest a device may take to
- * notice; queued_until_ns: when, by this program's count, the audio queued
- * now runs out.
+ * notice; queued_since: whether any audio was written since that count
+ * (nothing written: the stream cannot have run dry again, whatever the
+ * device's stamp says); queued_until_ns: when, by this program's count, the
+ * audio queued since runs out.
  */
 bool audio_same_xrun(uint64_t unreported_at_ns, uint64_t now_ns, uint64_t window_ns,
-		     uint64_t stop_ns, uint64_t queued_until_ns);
+		     uint64_t stop_ns, bool queued_since, uint64_t queued_until_ns);
 
 struct audio_xrun {
 	uint64_t at_ns;			/* since the run's start */
@@ -301,6 +303,7 @@ struct audio_ctx {
 	uint64_t unreported_slack_ns;
 	uint64_t xruns_unreported;	/* seen by our count, not by the device */
 	uint64_t unreported_at_ns;	/* wake-up that found the last one; 0: none */
+	bool queued_since_unreported;	/* audio written since that wake-up */
 	uint64_t merge_window_ns;
 	bool dry_counted;		/* dry_ns counted from the device's t_dry at a refill */
 	uint64_t dry_dev_max_ns;	/* the device's t_dry against that count: largest */

@@ -100,12 +100,15 @@ enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f)
  * Within the window (a buffer and a period: a device notices an xrun at a
  * pointer update) and, by the device's own stamp, stopped while the audio
  * written since was still queued: the same xrun, noticed late.  A stream
- * that stopped after that audio ran out ran dry again: a second xrun.
+ * that stopped after that audio ran out ran dry again: a second xrun.  With
+ * nothing written since, there was nothing to run dry on: the same xrun,
+ * whenever the device stamped it (its timer starved too, then caught up).
  */
 bool audio_same_xrun(uint64_t unreported_at_ns, uint64_t now_ns, uint64_t window_ns,
-		     uint64_t stop_ns, uint64_t queued_until_ns)
+		     uint64_t stop_ns, bool queued_since, uint64_t queued_until_ns)
 {
-	return unreported_at_ns && now_ns - unreported_at_ns <= window_ns && stop_ns < queued_until_ns;
+	return unreported_at_ns && now_ns - unreported_at_ns <= window_ns &&
+	       (!queued_since || stop_ns < queued_until_ns);
 }
 
 /* Who found the xrun: the wake-up (the device's report or this program's count), or a write. */
@@ -179,7 +182,8 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how
 	 * same one, noticed late (the pointer update caught up).  Merge them.
 	 */
 	if (!suspend && !unreported &&
-	    audio_same_xrun(c->unreported_at_ns, w->now_ns, c->merge_window_ns, w->xrun_at_ns, c->dry_ns)) {
+	    audio_same_xrun(c->unreported_at_ns, w->now_ns, c->merge_window_ns, w->xrun_at_ns,
+			    c->queued_since_unreported, c->dry_ns)) {
 		c->unreported_at_ns = 0;
 		c->xruns_unreported--;
 		c->xrun_total_ns += w->xrun_dur_ns;
@@ -195,6 +199,7 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how
 		return idx;
 	}
 	c->unreported_at_ns = unreported ? w->now_ns : 0;
+	c->queued_since_unreported = false;
 	c->unreported_idx = -1;
 
 	if (suspend) {
@@ -337,6 +342,7 @@ static int run(struct audio_ctx *c)
 		if (i) {
 			c->dry_ns = w.t_dry_ns + audio_frames_ns(i * period, c->cfg.rate);
 			c->dry_counted = true;
+			c->queued_since_unreported = true;
 		}
 		end = rtp_now_ns(CLOCK_MONOTONIC);
 		c->busy_until_ns = end;
