@@ -217,7 +217,7 @@ integration: all $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v,--failures --comments) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
-HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h tools/*/*.h)
+HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h tools/*/*.h tests/fuzz/*.h)
 hdr-check:
 	$(Q)for h in $(HDRS); do \
 		printf '#include "%s"\n' $$h | $(CC) $(CPPFLAGS) -I. $(RTP_CFLAGS) -fsyntax-only -x c - \

@@ -200,6 +200,21 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Opens <root>PATH (its full name into dir); NULL, the check skipped, when it cannot. */
+static DIR *opendir_or_skip(const struct rtp_check_ctx *c, struct rtp_check_result *r,
+			    const char *path, char *dir, size_t len)
+{
+	DIR *dp;
+
+	rpath(c, path, dir, len);
+	dp = opendir(dir);
+	if (!dp) {
+		r->status = RTP_CHECK_SKIP;
+		seen(r, "%s unreadable", dir);
+	}
+	return dp;
+}
+
 static int read_cpulist(const struct rtp_check_ctx *c, const char *path, cpu_set_t *set)
 {
 	char buf[1024];
@@ -646,23 +661,51 @@ static void check_rt_throttle(const struct rtp_check_ctx *c, struct rtp_check_re
 	fix(r, "sysctl -w kernel.sched_rt_runtime_us=-1 (keep it in /etc/sysctl.d/)");
 }
 
-static void check_timer_migration(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+/*
+ * A knob that is one number in one file below the root, good at 0: it
+ * passes ("NAME 0GOOD"), else warns ("NAME VALUE BAD", and the fix).
+ */
+struct zero_knob {
+	const char *path, *name;
+	const char *good, *bad, *fix;
+	enum rtp_check_status absent;	/* an unreadable file: PASS (not in this kernel) or SKIP */
+	const char *absent_seen;	/* PASS: the line; SKIP: after "<root><path> unreadable" */
+};
+
+static void check_zero_knob(const struct rtp_check_ctx *c, struct rtp_check_result *r,
+			    const struct zero_knob *k)
 {
 	char v[16];
 
-	if (rtp_check_read(c, "/proc/sys/kernel/timer_migration", v, sizeof(v))) {
-		r->status = RTP_CHECK_SKIP;
-		seen(r, "%s/proc/sys/kernel/timer_migration unreadable (CONFIG_SMP off?)", c->root);
+	if (rtp_check_read(c, k->path, v, sizeof(v))) {
+		r->status = k->absent;
+		if (k->absent == RTP_CHECK_PASS)
+			seen(r, "%s", k->absent_seen);
+		else
+			seen(r, "%s%s unreadable%s", c->root, k->path, k->absent_seen);
 		return;
 	}
 	if (atoi(v) == 0) {
 		r->status = RTP_CHECK_PASS;
-		seen(r, "timer_migration 0: timers stay on the CPU that armed them");
+		seen(r, "%s 0%s", k->name, k->good);
 		return;
 	}
 	r->status = RTP_CHECK_WARN;
-	seen(r, "timer_migration %s: timers of idle CPUs move to busy ones", v);
-	fix(r, "sysctl -w kernel.timer_migration=0");
+	seen(r, "%s %s%s", k->name, v, k->bad);
+	fix(r, "%s", k->fix);
+}
+
+static void check_timer_migration(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	static const struct zero_knob k = {
+		.path = "/proc/sys/kernel/timer_migration", .name = "timer_migration",
+		.good = ": timers stay on the CPU that armed them",
+		.bad = ": timers of idle CPUs move to busy ones",
+		.fix = "sysctl -w kernel.timer_migration=0",
+		.absent = RTP_CHECK_SKIP, .absent_seen = " (CONFIG_SMP off?)",
+	};
+
+	check_zero_knob(c, r, &k);
 }
 
 static void check_mitigations(const struct rtp_check_ctx *c, struct rtp_check_result *r)
@@ -672,13 +715,9 @@ static void check_mitigations(const struct rtp_check_ctx *c, struct rtp_check_re
 	struct dirent *d;
 	DIR *dp;
 
-	rpath(c, "/sys/devices/system/cpu/vulnerabilities", dir, sizeof(dir));
-	dp = opendir(dir);
-	if (!dp) {
-		r->status = RTP_CHECK_SKIP;
-		seen(r, "%s unreadable", dir);
+	dp = opendir_or_skip(c, r, "/sys/devices/system/cpu/vulnerabilities", dir, sizeof(dir));
+	if (!dp)
 		return;
-	}
 	while ((d = readdir(dp))) {
 		if (d->d_name[0] == '.')
 			continue;
@@ -815,32 +854,38 @@ static void check_governor(const struct rtp_check_ctx *c, struct rtp_check_resul
 	       "(or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor)");
 }
 
-static void check_boost(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+/*
+ * A boost switch in <root>PATH: passes at the value good, else warns, the
+ * fix writing good; false, nothing set, when the file is unreadable.
+ */
+static bool boost_switch(const struct rtp_check_ctx *c, struct rtp_check_result *r, const char *path,
+			 int good, const char *good_seen, const char *bad_seen)
 {
 	char v[16];
 
-	if (!rtp_check_read(c, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v))) {
-		if (atoi(v) == 1) {
-			r->status = RTP_CHECK_PASS;
-			seen(r, "intel_pstate no_turbo 1: turbo off, a steady clock");
-			return;
-		}
-		r->status = RTP_CHECK_WARN;
-		seen(r, "intel_pstate no_turbo 0: turbo on, the clock moves with load and heat");
-		fix(r, "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
-		return;
+	if (rtp_check_read(c, path, v, sizeof(v)))
+		return false;
+	if (atoi(v) == good) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "%s", good_seen);
+		return true;
 	}
-	if (!rtp_check_read(c, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v))) {
-		if (atoi(v) == 0) {
-			r->status = RTP_CHECK_PASS;
-			seen(r, "cpufreq boost 0: a steady clock");
-			return;
-		}
-		r->status = RTP_CHECK_WARN;
-		seen(r, "cpufreq boost 1: the clock moves with load and heat");
-		fix(r, "echo 0 > /sys/devices/system/cpu/cpufreq/boost");
+	r->status = RTP_CHECK_WARN;
+	seen(r, "%s", bad_seen);
+	fix(r, "echo %d > %s", good, path);
+	return true;
+}
+
+static void check_boost(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	if (boost_switch(c, r, "/sys/devices/system/cpu/intel_pstate/no_turbo", 1,
+			 "intel_pstate no_turbo 1: turbo off, a steady clock",
+			 "intel_pstate no_turbo 0: turbo on, the clock moves with load and heat"))
 		return;
-	}
+	if (boost_switch(c, r, "/sys/devices/system/cpu/cpufreq/boost", 0,
+			 "cpufreq boost 0: a steady clock",
+			 "cpufreq boost 1: the clock moves with load and heat"))
+		return;
 	r->status = RTP_CHECK_SKIP;
 	seen(r, "no intel_pstate/no_turbo nor cpufreq/boost under %s/sys/devices/system/cpu: "
 		"no boost control here", c->root);
@@ -1067,13 +1112,9 @@ static void check_irq_affinity(const struct rtp_check_ctx *c, struct rtp_check_r
 	CPU_XOR(&house, &c->online, &c->isolated);
 	CPU_AND(&house, &house, &c->online);
 	fmt_cpus(&house, hk, sizeof(hk));
-	rpath(c, "/proc/irq", dir, sizeof(dir));
-	dp = opendir(dir);
-	if (!dp) {
-		r->status = RTP_CHECK_SKIP;
-		seen(r, "%s unreadable", dir);
+	dp = opendir_or_skip(c, r, "/proc/irq", dir, sizeof(dir));
+	if (!dp)
 		return;
-	}
 	while ((d = readdir(dp))) {
 		if (!isdigit((unsigned char)d->d_name[0]))
 			continue;
@@ -1212,40 +1253,28 @@ static void check_swappiness(const struct rtp_check_ctx *c, struct rtp_check_res
 
 static void check_ksm(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
-	char v[16];
+	static const struct zero_knob k = {
+		.path = "/sys/kernel/mm/ksm/run", .name = "ksm run",
+		.good = ": not merging pages",
+		.bad = ": ksmd scans and merges pages, a write to a merged page faults",
+		.fix = "echo 0 > /sys/kernel/mm/ksm/run",
+		.absent = RTP_CHECK_PASS, .absent_seen = "no KSM in this kernel",
+	};
 
-	if (rtp_check_read(c, "/sys/kernel/mm/ksm/run", v, sizeof(v))) {
-		r->status = RTP_CHECK_PASS;
-		seen(r, "no KSM in this kernel");
-		return;
-	}
-	if (atoi(v) == 0) {
-		r->status = RTP_CHECK_PASS;
-		seen(r, "ksm run 0: not merging pages");
-		return;
-	}
-	r->status = RTP_CHECK_WARN;
-	seen(r, "ksm run %s: ksmd scans and merges pages, a write to a merged page faults", v);
-	fix(r, "echo 0 > /sys/kernel/mm/ksm/run");
+	check_zero_knob(c, r, &k);
 }
 
 static void check_numa_balancing(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
-	char v[16];
+	static const struct zero_knob k = {
+		.path = "/proc/sys/kernel/numa_balancing", .name = "numa_balancing",
+		.good = "",
+		.bad = ": pages are unmapped to sample access, each sample a fault",
+		.fix = "sysctl -w kernel.numa_balancing=0",
+		.absent = RTP_CHECK_PASS, .absent_seen = "no NUMA balancing in this kernel",
+	};
 
-	if (rtp_check_read(c, "/proc/sys/kernel/numa_balancing", v, sizeof(v))) {
-		r->status = RTP_CHECK_PASS;
-		seen(r, "no NUMA balancing in this kernel");
-		return;
-	}
-	if (atoi(v) == 0) {
-		r->status = RTP_CHECK_PASS;
-		seen(r, "numa_balancing 0");
-		return;
-	}
-	r->status = RTP_CHECK_WARN;
-	seen(r, "numa_balancing %s: pages are unmapped to sample access, each sample a fault", v);
-	fix(r, "sysctl -w kernel.numa_balancing=0");
+	check_zero_knob(c, r, &k);
 }
 
 /* ---- limits ------------------------------------------------------------ */

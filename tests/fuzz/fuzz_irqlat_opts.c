@@ -2,22 +2,16 @@
 /* rtproof-irqlat's command line alone: input split at newlines into argv. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "fuzz_argv.h"
 #include "irqlat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *s = malloc(size + 1), *argv[64], *p;
+	char *s = fuzz_string(data, size), *argv[FUZZ_ARGV_MAX];
 	struct irqlat_opts o;
-	int argc = 0;
+	int argc = fuzz_argv(s, "rtproof-irqlat", argv);
 
-	memcpy(s, data, size);
-	s[size] = '\0';
-	argv[argc++] = "rtproof-irqlat";
-	for (p = strtok(s, "\n"); p && argc < 63; p = strtok(NULL, "\n"))
-		argv[argc++] = p;
-	argv[argc] = NULL;
 	irqlat_parse(&o, argc, argv);
 	free(s);
 	return 0;

@@ -2,26 +2,21 @@
 /* rtproof-irqlat: the timerlat trace line parser and the command line. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "fuzz_argv.h"
 #include "irqlat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *s = malloc(size + 1), *argv[64], *p;
+	char *s = fuzz_string(data, size), *argv[FUZZ_ARGV_MAX];
 	struct irqlat_opts o;
 	uint64_t seq, ns;
-	int ctx, ret, argc = 0;
+	int ctx, ret, argc;
 
-	memcpy(s, data, size);
-	s[size] = '\0';
 	ret = irqlat_parse_timerlat(s, &ctx, &seq, &ns);
 	if (ret < 0 || ret > 1 || (ret == 1 && (ctx < 0 || ctx > 2)))
 		abort();
-	argv[argc++] = "rtproof-irqlat";
-	for (p = strtok(s, "\n"); p && argc < 63; p = strtok(NULL, "\n"))
-		argv[argc++] = p;
-	argv[argc] = NULL;
+	argc = fuzz_argv(s, "rtproof-irqlat", argv);
 	irqlat_parse(&o, argc, argv);
 	free(s);
 	return 0;

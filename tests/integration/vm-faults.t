@@ -24,15 +24,21 @@ clean() {	# clean NAME DIR: no document, no temporary file, vm.json says incompl
 		'.exit_status == null and (.removed_partial | any(test("^c\\.json\\.tmp\\.")))'
 }
 
+# died NAME DIR RC OUTCOME ERROR SERIAL: rtproof vm exited 1 (RC), its stderr
+# ($TMP/err) has ERROR and, among the serial log's last lines, SERIAL (grep
+# patterns); vm.json's outcome is OUTCOME, and nothing is left half-written.
+died() {
+	[ "$3" -eq 1 ]; ok $? "$1: exit $3 (want 1)"
+	check "$1: the error says so" grep -q "$5" "$TMP/err"
+	check "$1: the serial log's last lines shown" grep -q "$6" "$TMP/err"
+	check "$1: vm.json outcome $4" jq_ok "$2/vm.json" ".outcome == \"$4\""
+	clean "$1" "$2"
+}
+
 # 1. Kernel panic.
 "$VM" -q --kernel stock --timeout 120s --out "$TMP/panic" -- \
 	sh -c "$measuring; echo c >/proc/sysrq-trigger; sleep 60" >/dev/null 2>"$TMP/err"
-rc=$?
-[ $rc -eq 1 ]; ok $? "panic: exit $rc (want 1)"
-check "panic: the error says so" grep -q 'error: guest kernel panicked' "$TMP/err"
-check "panic: the serial log's last lines shown" grep -q '^    | .*Kernel panic' "$TMP/err"
-check "panic: vm.json outcome panic" jq_ok "$TMP/panic/vm.json" '.outcome == "panic"'
-clean panic "$TMP/panic"
+died panic "$TMP/panic" $? panic 'error: guest kernel panicked' '^    | .*Kernel panic'
 
 # 2. Hang: a FIFO 99 spinner on the only vCPU, RT throttling off.
 start=$(date +%s)
@@ -41,12 +47,8 @@ start=$(date +%s)
 	>/dev/null 2>"$TMP/err"
 rc=$?
 took=$(( $(date +%s) - start ))
-[ $rc -eq 1 ]; ok $? "FIFO 99 hang: exit $rc (want 1)"
-check "FIFO 99 hang: reported as the timeout" grep -q 'error: guest did not finish within 60s and was killed' "$TMP/err"
-check "FIFO 99 hang: the serial log's last lines shown" grep -q '^    | ' "$TMP/err"
+died "FIFO 99 hang" "$TMP/hang" $rc timeout 'error: guest did not finish within 60s and was killed' '^    | '
 [ $took -le 90 ]; ok $? "FIFO 99 hang: ended after ${took}s (timeout 60s + set-up)"
-check "FIFO 99 hang: vm.json outcome timeout" jq_ok "$TMP/hang/vm.json" '.outcome == "timeout"'
-clean "FIFO 99 hang" "$TMP/hang"
 ! ps -eo args | grep -v grep | grep -q "file:$TMP/hang/serial.log"
 ok $? "FIFO 99 hang: no QEMU left running"
 
@@ -62,12 +64,8 @@ if [ -n "$qpid" ]; then
 	wait $vpid
 	rc=$?
 	took=$(( $(date +%s) - t0 ))
-	[ $rc -eq 1 ]; ok $? "QEMU killed: exit $rc (want 1)"
+	died "QEMU killed" "$TMP/kill" $rc killed 'error: QEMU ended from outside (killed by SIGKILL)' '^    | '
 	[ $took -le 5 ]; ok $? "QEMU killed: rtproof vm noticed within ${took}s"
-	check "QEMU killed: the error says so" grep -q 'error: QEMU ended from outside (killed by SIGKILL)' "$TMP/err"
-	check "QEMU killed: the serial log's last lines shown" grep -q '^    | ' "$TMP/err"
-	check "QEMU killed: vm.json outcome killed" jq_ok "$TMP/kill/vm.json" '.outcome == "killed"'
-	clean "QEMU killed" "$TMP/kill"
 else
 	wait $vpid
 	ok 1 "QEMU killed: no QEMU process found for $TMP/kill (guest never got ready: $(tail -n 3 "$TMP/kill/serial.log" 2>/dev/null))"
@@ -76,12 +74,7 @@ fi
 # 4. The timeout, the guest busy measuring (90 s: a TCG boot on a loaded
 # host can take a minute, and the guest must be measuring when it hits).
 "$VM" -q --kernel stock --timeout 90s --out "$TMP/timeout" -- sh -c "$measuring; wait" >/dev/null 2>"$TMP/err"
-rc=$?
-[ $rc -eq 1 ]; ok $? "timeout: exit $rc (want 1)"
-check "timeout: the error says so" grep -q 'error: guest did not finish within 90s and was killed' "$TMP/err"
-check "timeout: the serial log's last lines shown" grep -q '^    | ' "$TMP/err"
-check "timeout: vm.json outcome timeout" jq_ok "$TMP/timeout/vm.json" '.outcome == "timeout"'
-clean timeout "$TMP/timeout"
+died timeout "$TMP/timeout" $? timeout 'error: guest did not finish within 90s and was killed' '^    | '
 
 # 5. Ctrl-C to rtproof vm (SIGINT to its process group) while the guest measures.
 setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' "$VM" -q --kernel stock --timeout 300s --out "$TMP/int" -- \

@@ -223,10 +223,11 @@ static void expect(const char *id, enum rtp_check_profile prof, const char *user
 /* Each case: a change to the good tree, then the check in both profiles. */
 struct bad_case {
 	const char *id, *what;
-	void (*change)(void);
 	enum rtp_check_status latency, audio;
 	const char *seen_has;
 	const char *user;
+	void (*change)(void);		/* the change; NULL: */
+	const char *file, *text;	/* file written with text, or removed when text is NULL */
 };
 
 static void ch_preempt_voluntary(void)
@@ -244,23 +245,6 @@ static void ch_preempt_full_threadirqs(void)
 	put("/proc/cmdline", "root=/dev/sda1 threadirqs\n");
 }
 
-static void ch_no_threadirqs(void) { ch_preempt_voluntary(); }
-static void ch_no_hrtimers(void)
-{
-	put("/boot/config-6.1.0-99-rt-amd64", "CONFIG_PREEMPT_RT=y\n# CONFIG_HIGH_RES_TIMERS is not set\n");
-}
-static void ch_no_config(void) { rm("/boot/config-6.1.0-99-rt-amd64"); }
-static void ch_nohz_idle(void)
-{
-	put("/boot/config-6.1.0-99-rt-amd64", "CONFIG_PREEMPT_RT=y\nCONFIG_NO_HZ_IDLE=y\nCONFIG_HZ=250\n");
-}
-static void ch_hpet(void)
-{
-	put("/sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n");
-}
-static void ch_throttle(void) { put("/proc/sys/kernel/sched_rt_runtime_us", "950000\n"); }
-static void ch_timer_migration(void) { put("/proc/sys/kernel/timer_migration", "1\n"); }
-static void ch_mitigations(void) { put("/proc/cmdline", "root=/dev/sda1 isolcpus=2-3\n"); }
 static void ch_vm(void)
 {
 	put("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc hypervisor\n");
@@ -271,10 +255,6 @@ static void ch_steal(void)
 	ch_vm();
 	put("/proc/stat", "cpu  1000 0 500 80000 10 0 20 5000 0 0\n");
 }
-static void ch_powersave(void)
-{
-	put("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "powersave\n");
-}
 static void ch_no_cpufreq(void)
 {
 	for (int cpu = 0; cpu < 4; cpu++) {
@@ -284,8 +264,6 @@ static void ch_no_cpufreq(void)
 		rm(p);
 	}
 }
-static void ch_turbo(void) { put("/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n"); }
-static void ch_c6(void) { put("/sys/devices/system/cpu/cpu2/cpuidle/state2/disable", "0\n"); }
 static void ch_dma_mode(void)
 {
 	char p[PATH_MAX];
@@ -293,7 +271,6 @@ static void ch_dma_mode(void)
 	snprintf(p, sizeof(p), "%s/dev/cpu_dma_latency", root);
 	chmod(p, 0600);
 }
-static void ch_dma_missing(void) { rm("/dev/cpu_dma_latency"); }
 static void ch_smt(void)
 {
 	put("/sys/devices/system/cpu/cpu2/topology/thread_siblings_list", "0,2\n");
@@ -304,14 +281,6 @@ static void ch_no_isolation(void)
 	put("/proc/cmdline", "root=/dev/sda1 mitigations=off\n");
 	put("/sys/devices/system/cpu/isolated", "\n");
 }
-static void ch_partial_isolation(void)
-{
-	put("/proc/cmdline", "root=/dev/sda1 isolcpus=2-3 mitigations=off\n");
-}
-static void ch_irq_on_isolated(void) { put("/proc/irq/10/smp_affinity_list", "0-3\n"); }
-static void ch_irqbalance(void) { put("/proc/777/comm", "irqbalance\n"); }
-static void ch_thp(void) { put("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n"); }
-static void ch_swappiness(void) { put("/proc/sys/vm/swappiness", "60\n"); }
 static void ch_swap_none(void)
 {
 	put("/proc/sys/vm/swappiness", "60\n");
@@ -327,26 +296,7 @@ static void ch_realtime_group(void)
 {
 	put("/etc/group", "realtime:x:%u:alice,me\nalice:x:%u:\n", (unsigned)audio_gid, (unsigned)alice_gid);
 }
-static void ch_ksm(void) { put("/sys/kernel/mm/ksm/run", "1\n"); }
-static void ch_numa(void) { put("/proc/sys/kernel/numa_balancing", "1\n"); }
 static void ch_no_limits_file(void) { rm("/etc/security/limits.d/99-realtime.conf"); }
-static void ch_rtprio_50(void)
-{
-	put("/etc/security/limits.d/99-realtime.conf", "@audio - rtprio 50\n@audio - memlock unlimited\n");
-}
-static void ch_rtprio_85(void)
-{
-	put("/etc/security/limits.d/99-realtime.conf", "@audio - rtprio 85\n@audio - memlock unlimited\n");
-}
-static void ch_memlock_small(void)
-{
-	put("/etc/security/limits.d/99-realtime.conf", "@audio - rtprio 95\n@audio - memlock 8192\n");
-}
-static void ch_user_overrides(void)
-{
-	/* alice's own line beats the group's, whatever the file order. */
-	put("/etc/security/limits.d/10-alice.conf", "alice hard rtprio 0\nalice soft rtprio 0\n");
-}
 static void ch_self_limits(void)
 {
 	put("/proc/self/limits", "Max locked memory         65536                65536                bytes\n"
@@ -358,12 +308,6 @@ static void ch_not_audio(void)
 }
 static void ch_no_alsa(void) { rmtree("/proc/asound"); }
 static void ch_no_cards(void) { put("/proc/asound/cards", "--- no soundcards ---\n"); }
-static void ch_shared_irq(void)
-{
-	put("/proc/interrupts", "           CPU0       CPU1\n"
-	    " 33:       1000          0   PCI-MSI 442368-edge      snd_hda_intel:card0, ehci_hcd:usb1\n"
-	    " 40:        500          0   PCI-MSI 327680-edge      xhci_hcd\n");
-}
 static void ch_irq_prio_low(void) { put_stat(500, "irq/33-snd_hda_intel", 50, 1); }
 static void ch_irq_no_thread(void)
 {
@@ -375,75 +319,133 @@ static void ch_autosuspend(void)
 	put("/sys/class/sound/card1/power/control", "auto\n");
 	put("/sys/module/usbcore/parameters/autosuspend", "2\n");
 }
-static void ch_no_usb_audio(void)
-{
-	put("/proc/asound/cards", " 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n");
-}
 
 #define P RTP_CHECK_PASS
 #define W RTP_CHECK_WARN
 #define F RTP_CHECK_FAIL
 #define S RTP_CHECK_SKIP
+#define FN(change)		change, NULL, NULL
+#define WRITE(file, text)	NULL, file, text
+#define REMOVE(file)		NULL, file, NULL
 
 static const struct bad_case cases[] = {
-	{ "preempt", "PREEMPT_DYNAMIC voluntary", ch_preempt_voluntary, F, F, "not PREEMPT_RT", NULL },
-	{ "preempt", "PREEMPT_DYNAMIC full with threadirqs", ch_preempt_full_threadirqs, F, W, "mode full", NULL },
-	{ "threadirqs", "non-RT without threadirqs", ch_no_threadirqs, W, F, "no threadirqs", NULL },
-	{ "threadirqs", "non-RT with threadirqs", ch_preempt_full_threadirqs, P, P, "threadirqs on", NULL },
-	{ "hrtimers", "not set", ch_no_hrtimers, F, F, "not set", NULL },
-	{ "hrtimers", "no config", ch_no_config, S, S, "config unreadable", NULL },
-	{ "nohz", "NO_HZ_IDLE", ch_nohz_idle, W, W, "every 4 ms", NULL },
-	{ "clocksource", "hpet", ch_hpet, F, F, "clocksource hpet", NULL },
-	{ "rt_throttle", "950000", ch_throttle, F, W, "50 ms of every 1000 ms", NULL },
-	{ "timer_migration", "1", ch_timer_migration, W, W, NULL, NULL },
-	{ "mitigations", "active", ch_mitigations, W, W, "spectre_v2", NULL },
-	{ "virt", "QEMU guest", ch_vm, W, W, "DMI vendor QEMU", NULL },
-	{ "virt", "5 % steal", ch_steal, F, W, "steal time 5.7", NULL },
-	{ "governor", "powersave", ch_powersave, F, F, "cpu3 powersave", NULL },
-	{ "governor", "no cpufreq", ch_no_cpufreq, S, S, "no cpufreq", NULL },
-	{ "boost", "turbo on", ch_turbo, W, W, "turbo on", NULL },
-	{ "cstates", "C6 at 133 us enabled", ch_c6, F, W, "state2 C6 133 us", NULL },
-	{ "dma_latency", "mode 0600", ch_dma_mode, F, W, "not writable by alice", NULL },
-	{ "dma_latency", "missing", ch_dma_missing, F, W, "missing", NULL },
-	{ "smt", "sibling online", ch_smt, F, W, "cpu2 with 0", NULL },
-	{ "isolation", "none", ch_no_isolation, W, W, "no isolcpus", NULL },
-	{ "isolation", "isolcpus alone", ch_partial_isolation, W, W, "no nohz_full rcu_nocbs", NULL },
-	{ "irq_affinity", "IRQ 10 may run on 2-3", ch_irq_on_isolated, F, W, "IRQ 10", NULL },
-	{ "irq_affinity", "nothing isolated", ch_no_isolation, S, S, NULL, NULL },
-	{ "irqbalance", "running", ch_irqbalance, W, W, "pid 777", NULL },
-	{ "thp", "always", ch_thp, W, W, NULL, NULL },
-	{ "swappiness", "60", ch_swappiness, W, W, NULL, NULL },
-	{ "swappiness", "60 with a swap partition", ch_swap_some, W, W, "swappiness 60:", NULL },
-	{ "swappiness", "60 without swap", ch_swap_none, P, P, "no swap", NULL },
-	{ "ksm", "running", ch_ksm, W, W, NULL, NULL },
-	{ "numa_balancing", "on", ch_numa, W, W, NULL, NULL },
-	{ "rtprio", "no limits file", ch_no_limits_file, F, F, "soft 0", NULL },
-	{ "rtprio", "rtprio 50", ch_rtprio_50, W, W, "soft 50, hard 50", NULL },
-	{ "rtprio", "rtprio 85: enough for audio at 80", ch_rtprio_85, W, P, "soft 85", NULL },
-	{ "rtprio", "the user's own line wins", ch_user_overrides, F, F, "10-alice.conf:2", NULL },
-	{ "rtprio", "this process at 0", ch_self_limits, F, F, "this process", "me" },
-	{ "memlock", "8 MiB", ch_memlock_small, F, F, "soft 8192 KiB", NULL },
-	{ "memlock", "this process at 64 KiB", ch_self_limits, F, F, "soft 64 KiB", "me" },
-	{ "limits_files", "none", ch_no_limits_file, W, W, "rtprio not set", NULL },
-	{ "audio_group", "in realtime instead", ch_realtime_group, P, P, "group realtime", NULL },
-	{ "audio_group", "not a member", ch_not_audio, W, F, "not in group audio", NULL },
-	{ "sound_cards", "no ALSA", ch_no_alsa, W, F, "no sound card", NULL },
-	{ "sound_cards", "no card", ch_no_cards, W, F, "no sound card", NULL },
-	{ "sound_irq", "shared with ehci", ch_shared_irq, W, F, "shared", NULL },
-	{ "sound_irq", "no card", ch_no_cards, S, S, NULL, NULL },
-	{ "irq_prio", "IRQ thread at 50", ch_irq_prio_low, W, F, "irq/33-snd_hda_intel FIFO 50", NULL },
-	{ "irq_prio", "no IRQ thread", ch_irq_no_thread, W, F, "no IRQ thread", NULL },
-	{ "usb_autosuspend", "power/control auto", ch_autosuspend, W, F, "card 1 power/control auto", NULL },
-	{ "usb_autosuspend", "no USB audio", ch_no_usb_audio, S, S, NULL, NULL },
+	{ "preempt", "PREEMPT_DYNAMIC voluntary", F, F, "not PREEMPT_RT", NULL,
+	  FN(ch_preempt_voluntary) },
+	{ "preempt", "PREEMPT_DYNAMIC full with threadirqs", F, W, "mode full", NULL,
+	  FN(ch_preempt_full_threadirqs) },
+	{ "threadirqs", "non-RT without threadirqs", W, F, "no threadirqs", NULL,
+	  FN(ch_preempt_voluntary) },
+	{ "threadirqs", "non-RT with threadirqs", P, P, "threadirqs on", NULL,
+	  FN(ch_preempt_full_threadirqs) },
+	{ "hrtimers", "not set", F, F, "not set", NULL,
+	  WRITE("/boot/config-6.1.0-99-rt-amd64",
+		"CONFIG_PREEMPT_RT=y\n# CONFIG_HIGH_RES_TIMERS is not set\n") },
+	{ "hrtimers", "no config", S, S, "config unreadable", NULL,
+	  REMOVE("/boot/config-6.1.0-99-rt-amd64") },
+	{ "nohz", "NO_HZ_IDLE", W, W, "every 4 ms", NULL,
+	  WRITE("/boot/config-6.1.0-99-rt-amd64",
+		"CONFIG_PREEMPT_RT=y\nCONFIG_NO_HZ_IDLE=y\nCONFIG_HZ=250\n") },
+	{ "clocksource", "hpet", F, F, "clocksource hpet", NULL,
+	  WRITE("/sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n") },
+	{ "rt_throttle", "950000", F, W, "50 ms of every 1000 ms", NULL,
+	  WRITE("/proc/sys/kernel/sched_rt_runtime_us", "950000\n") },
+	{ "timer_migration", "1", W, W, NULL, NULL,
+	  WRITE("/proc/sys/kernel/timer_migration", "1\n") },
+	{ "mitigations", "active", W, W, "spectre_v2", NULL,
+	  WRITE("/proc/cmdline", "root=/dev/sda1 isolcpus=2-3\n") },
+	{ "virt", "QEMU guest", W, W, "DMI vendor QEMU", NULL, FN(ch_vm) },
+	{ "virt", "5 % steal", F, W, "steal time 5.7", NULL, FN(ch_steal) },
+	{ "governor", "powersave", F, F, "cpu3 powersave", NULL,
+	  WRITE("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "powersave\n") },
+	{ "governor", "no cpufreq", S, S, "no cpufreq", NULL, FN(ch_no_cpufreq) },
+	{ "boost", "turbo on", W, W, "turbo on", NULL,
+	  WRITE("/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n") },
+	{ "cstates", "C6 at 133 us enabled", F, W, "state2 C6 133 us", NULL,
+	  WRITE("/sys/devices/system/cpu/cpu2/cpuidle/state2/disable", "0\n") },
+	{ "dma_latency", "mode 0600", F, W, "not writable by alice", NULL, FN(ch_dma_mode) },
+	{ "dma_latency", "missing", F, W, "missing", NULL, REMOVE("/dev/cpu_dma_latency") },
+	{ "smt", "sibling online", F, W, "cpu2 with 0", NULL, FN(ch_smt) },
+	{ "isolation", "none", W, W, "no isolcpus", NULL, FN(ch_no_isolation) },
+	{ "isolation", "isolcpus alone", W, W, "no nohz_full rcu_nocbs", NULL,
+	  WRITE("/proc/cmdline", "root=/dev/sda1 isolcpus=2-3 mitigations=off\n") },
+	{ "irq_affinity", "IRQ 10 may run on 2-3", F, W, "IRQ 10", NULL,
+	  WRITE("/proc/irq/10/smp_affinity_list", "0-3\n") },
+	{ "irq_affinity", "nothing isolated", S, S, NULL, NULL, FN(ch_no_isolation) },
+	{ "irqbalance", "running", W, W, "pid 777", NULL, WRITE("/proc/777/comm", "irqbalance\n") },
+	{ "thp", "always", W, W, NULL, NULL,
+	  WRITE("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n") },
+	{ "swappiness", "60", W, W, NULL, NULL, WRITE("/proc/sys/vm/swappiness", "60\n") },
+	{ "swappiness", "60 with a swap partition", W, W, "swappiness 60:", NULL,
+	  FN(ch_swap_some) },
+	{ "swappiness", "60 without swap", P, P, "no swap", NULL, FN(ch_swap_none) },
+	{ "ksm", "running", W, W, NULL, NULL, WRITE("/sys/kernel/mm/ksm/run", "1\n") },
+	{ "numa_balancing", "on", W, W, NULL, NULL,
+	  WRITE("/proc/sys/kernel/numa_balancing", "1\n") },
+	{ "rtprio", "no limits file", F, F, "soft 0", NULL, FN(ch_no_limits_file) },
+	{ "rtprio", "rtprio 50", W, W, "soft 50, hard 50", NULL,
+	  WRITE("/etc/security/limits.d/99-realtime.conf",
+		"@audio - rtprio 50\n@audio - memlock unlimited\n") },
+	{ "rtprio", "rtprio 85: enough for audio at 80", W, P, "soft 85", NULL,
+	  WRITE("/etc/security/limits.d/99-realtime.conf",
+		"@audio - rtprio 85\n@audio - memlock unlimited\n") },
+	/* alice's own line beats the group's, whatever the file order */
+	{ "rtprio", "the user's own line wins", F, F, "10-alice.conf:2", NULL,
+	  WRITE("/etc/security/limits.d/10-alice.conf",
+		"alice hard rtprio 0\nalice soft rtprio 0\n") },
+	{ "rtprio", "this process at 0", F, F, "this process", "me", FN(ch_self_limits) },
+	{ "memlock", "8 MiB", F, F, "soft 8192 KiB", NULL,
+	  WRITE("/etc/security/limits.d/99-realtime.conf",
+		"@audio - rtprio 95\n@audio - memlock 8192\n") },
+	{ "memlock", "this process at 64 KiB", F, F, "soft 64 KiB", "me", FN(ch_self_limits) },
+	{ "limits_files", "none", W, W, "rtprio not set", NULL, FN(ch_no_limits_file) },
+	{ "audio_group", "in realtime instead", P, P, "group realtime", NULL,
+	  FN(ch_realtime_group) },
+	{ "audio_group", "not a member", W, F, "not in group audio", NULL, FN(ch_not_audio) },
+	{ "sound_cards", "no ALSA", W, F, "no sound card", NULL, FN(ch_no_alsa) },
+	{ "sound_cards", "no card", W, F, "no sound card", NULL, FN(ch_no_cards) },
+	{ "sound_irq", "shared with ehci", W, F, "shared", NULL,
+	  WRITE("/proc/interrupts",
+		"           CPU0       CPU1\n"
+		" 33:       1000          0   PCI-MSI 442368-edge      snd_hda_intel:card0, ehci_hcd:usb1\n"
+		" 40:        500          0   PCI-MSI 327680-edge      xhci_hcd\n") },
+	{ "sound_irq", "no card", S, S, NULL, NULL, FN(ch_no_cards) },
+	{ "irq_prio", "IRQ thread at 50", W, F, "irq/33-snd_hda_intel FIFO 50", NULL,
+	  FN(ch_irq_prio_low) },
+	{ "irq_prio", "no IRQ thread", W, F, "no IRQ thread", NULL, FN(ch_irq_no_thread) },
+	{ "usb_autosuspend", "power/control auto", W, F, "card 1 power/control auto", NULL,
+	  FN(ch_autosuspend) },
+	{ "usb_autosuspend", "no USB audio", S, S, NULL, NULL,
+	  WRITE("/proc/asound/cards", " 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n") },
 };
 
+/* The good tree with case b's change. */
+static void apply(const struct bad_case *b)
+{
+	good_tree();
+	if (b->change)
+		b->change();
+	else if (b->text)
+		put(b->file, "%s", b->text);
+	else
+		rm(b->file);
+}
+
+/* The case of check id called what; bails out when there is none. */
+static const struct bad_case *find_case(const char *id, const char *what)
+{
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		if (!strcmp(cases[k].id, id) && !strcmp(cases[k].what, what))
+			return &cases[k];
+	printf("Bail out! no case %s %s\n", id, what);
+	exit(1);
+}
+
 /* The fix line names the exact files, CPUs or IRQs. */
-static void expect_fix(const char *id, void (*change)(void), const char *want)
+static void expect_fix(const char *id, const char *what, const char *want)
 {
 	struct rtp_check_result r;
 
-	good_tree();
-	change();
+	apply(find_case(id, what));
 	run(id, RTP_PROFILE_LATENCY, NULL, &r);
 	ok(strstr(r.fix, want) != NULL, "%s: the fix says %s", id, want);
 	if (!strstr(r.fix, want))
@@ -452,14 +454,17 @@ static void expect_fix(const char *id, void (*change)(void), const char *want)
 
 static void test_fixes(void)
 {
-	expect_fix("cstates", ch_c6, "echo 1 | tee /sys/devices/system/cpu/cpu*/cpuidle/state2/disable (");
-	expect_fix("usb_autosuspend", ch_autosuspend, "echo on | tee /sys/class/sound/card1/device/../power/control");
-	expect_fix("isolation", ch_no_isolation, "isolcpus=domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3");
-	expect_fix("irq_affinity", ch_irq_on_isolated, "echo 0-1 > $f");
-	expect_fix("rt_throttle", ch_throttle, "sysctl -w kernel.sched_rt_runtime_us=-1");
-	expect_fix("clocksource", ch_hpet, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
-	expect_fix("irq_prio", ch_irq_prio_low, "pgrep '^irq/33-'); do chrt -f -p 85 $p");
-	expect_fix("audio_group", ch_not_audio, "usermod -aG audio alice");
+	expect_fix("cstates", "C6 at 133 us enabled",
+		   "echo 1 | tee /sys/devices/system/cpu/cpu*/cpuidle/state2/disable (");
+	expect_fix("usb_autosuspend", "power/control auto",
+		   "echo on | tee /sys/class/sound/card1/device/../power/control");
+	expect_fix("isolation", "none", "isolcpus=domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3");
+	expect_fix("irq_affinity", "IRQ 10 may run on 2-3", "echo 0-1 > $f");
+	expect_fix("rt_throttle", "950000", "sysctl -w kernel.sched_rt_runtime_us=-1");
+	expect_fix("clocksource", "hpet",
+		   "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
+	expect_fix("irq_prio", "IRQ thread at 50", "pgrep '^irq/33-'); do chrt -f -p 85 $p");
+	expect_fix("audio_group", "not a member", "usermod -aG audio alice");
 }
 
 static void test_trees(void)
@@ -492,8 +497,7 @@ static void test_trees(void)
 		const struct bad_case *b = &cases[k];
 		int i = rtp_check_find(b->id);
 
-		good_tree();
-		b->change();
+		apply(b);
 		expect(b->id, RTP_PROFILE_LATENCY, b->user, b->latency, b->seen_has, b->what);
 		expect(b->id, RTP_PROFILE_AUDIO, b->user, b->audio, b->seen_has, b->what);
 		if (i >= 0 && i < 64 && (b->latency == F || b->latency == W || b->audio == F ||

@@ -274,6 +274,16 @@ static void clause(struct fw *w)
 	fputs(w->clauses++ ? ", \\\n     " : "plot ", w->gp);
 }
 
+/* a clause drawing block bi's first two columns as lines in style k, up to
+ * its title (which the caller writes) */
+static void lines_clause(struct fw *w, int bi, int k)
+{
+	clause(w);
+	fprintf(w->gp, "datafile index %d using 1:2 with lines ", bi);
+	style(w->gp, k);
+	fputs(" title ", w->gp);
+}
+
 static void fw_note(struct fw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fw_note(struct fw *w, const char *fmt, ...)
 {
@@ -541,6 +551,23 @@ static void pct_axes(struct fw *w, long long maxn)
 		"set key top left\n", top);
 }
 
+/* pct_block, then a lines clause for it in style k up to its title; the
+ * largest count so far in *maxn.  Returns the count, 0 (nothing written)
+ * when the metric has no samples. */
+static long long pct_curve(struct fw *w, const json_t *m, const char *what, int k, long long *maxn)
+{
+	long long n;
+	int bi;
+
+	n = pct_block(w, m, what, &bi);
+	if (!n)
+		return 0;
+	if (n > *maxn)
+		*maxn = n;
+	lines_clause(w, bi, k);
+	return n;
+}
+
 /* ---- the figures -------------------------------------------------------- */
 
 static void cpu_label(const json_t *m, char *buf, size_t len)
@@ -571,6 +598,36 @@ static void run_id(const struct ctx *c, size_t ri, char *buf, size_t len)
 	snprintf(buf, len, "-%zu-%s", ri + 1, s);
 }
 
+/* fw_begin for a figure of run ri: the run's id (when there are several)
+ * after id, its label after the title, what and where it ran. */
+static int fw_begin_run(struct fw *w, struct ctx *c, size_t ri, int bench, const char *id,
+			const char *title)
+{
+	const struct rtp_plot_run *r = &c->set->runs[ri];
+	char rid[80], fid[128], t[300], where[500];
+
+	run_id(c, ri, rid, sizeof(rid));
+	snprintf(fid, sizeof(fid), "%s%s", id, rid);
+	snprintf(t, sizeof(t), "%s%s%s", title, c->set->nruns > 1 ? ", run " : "",
+		 c->set->nruns > 1 ? r->label : "");
+	run_where(r, where, sizeof(where));
+	return fw_begin(w, c, fid, bench, t, where);
+}
+
+/* fw_begin for a figure of the whole set: where is what the runs share. */
+static int fw_begin_set(struct fw *w, struct ctx *c, const char *id, int bench, const char *title)
+{
+	char where[500];
+
+	set_where(c, where, sizeof(where));
+	return fw_begin(w, c, id, bench, title, where);
+}
+
+/* the axes of a histogram figure */
+static const char hist_axes[] = "set logscale x\nset logscale y\nset yrange [0.7:*]\n"
+	"set xlabel \"latency (us; log-linear buckets, each at most 0.8 % wide)\"\n"
+	"set ylabel \"samples per bucket\"\n";
+
 static bool has_buckets(const json_t *m)
 {
 	return json_array_size(json_object_get(json_object_get(m, "histogram"), "buckets")) > 0;
@@ -584,7 +641,7 @@ static int fig_hist_cpus(struct ctx *c, size_t ri, int bench, const char *name, 
 	size_t i;
 	int n = 0, ncpu = 0, ret;
 	struct fw w;
-	char id[128], rid[80], title[300], where[500];
+	char id[128], title[300];
 
 	json_array_foreach(json_object_get(r->doc[bench], "metrics"), i, m)
 		if (!strcmp(rtp_plot_str(m, "name", ""), name) && rtp_plot_is_int(json_object_get(m, "cpu")) &&
@@ -594,18 +651,13 @@ static int fig_hist_cpus(struct ctx *c, size_t ri, int bench, const char *name, 
 		return 0;
 	if (ncpu < 2 && !always)
 		return 0;
-	run_id(c, ri, rid, sizeof(rid));
-	snprintf(id, sizeof(id), "%s-%s-hist%s", rtp_plot_bench_name[bench], name, rid);
-	snprintf(title, sizeof(title), "%s %s: samples per histogram bucket, one curve per CPU%s%s",
-		 bench_title(bench), metric_words(name), c->set->nruns > 1 ? ", run " : "",
-		 c->set->nruns > 1 ? r->label : "");
-	run_where(r, where, sizeof(where));
-	ret = fw_begin(&w, c, id, bench, title, where);
+	snprintf(id, sizeof(id), "%s-%s-hist", rtp_plot_bench_name[bench], name);
+	snprintf(title, sizeof(title), "%s %s: samples per histogram bucket, one curve per CPU",
+		 bench_title(bench), metric_words(name));
+	ret = fw_begin_run(&w, c, ri, bench, id, title);
 	if (ret)
 		return ret;
-	fputs("set logscale x\nset logscale y\nset yrange [0.7:*]\n"
-	      "set xlabel \"latency (us; log-linear buckets, each at most 0.8 % wide)\"\n"
-	      "set ylabel \"samples per bucket\"\n", w.gp);
+	fputs(hist_axes, w.gp);
 	json_array_foreach(json_object_get(r->doc[bench], "metrics"), i, m) {
 		char l[64];
 
@@ -627,20 +679,17 @@ static int fig_hist_cpus(struct ctx *c, size_t ri, int bench, const char *name, 
 static int fig_hist_overlay(struct ctx *c, int bench, const char *name)
 {
 	struct fw w;
-	char id[128], title[300], where[500];
+	char id[128], title[300];
 	size_t ri;
 	int ret, n = 0;
 
 	snprintf(id, sizeof(id), "%s-%s-hist", rtp_plot_bench_name[bench], name);
 	snprintf(title, sizeof(title), "%s %s: samples per histogram bucket, one curve per run",
 		 bench_title(bench), metric_words(name));
-	set_where(c, where, sizeof(where));
-	ret = fw_begin(&w, c, id, bench, title, where);
+	ret = fw_begin_set(&w, c, id, bench, title);
 	if (ret)
 		return ret;
-	fputs("set logscale x\nset logscale y\nset yrange [0.7:*]\n"
-	      "set xlabel \"latency (us; log-linear buckets, each at most 0.8 % wide)\"\n"
-	      "set ylabel \"samples per bucket\"\n", w.gp);
+	fputs(hist_axes, w.gp);
 	for (ri = 0; ri < c->set->nruns; ri++) {
 		json_t *m = merged(c->set->runs[ri].doc[bench], name);
 
@@ -663,16 +712,15 @@ static int fig_hist_overlay(struct ctx *c, int bench, const char *name)
 static int fig_pct(struct ctx *c, int bench, const char *name)
 {
 	struct fw w;
-	char id[128], title[300], where[500];
+	char id[128], title[300];
 	size_t ri, i;
 	long long maxn = 0, n;
-	int ret, k = 0, bi;
+	int ret, k = 0;
 
 	snprintf(id, sizeof(id), "%s-%s-percentiles", rtp_plot_bench_name[bench], name);
 	snprintf(title, sizeof(title), "%s %s by percentile%s", bench_title(bench), metric_words(name),
 		 c->set->nruns > 1 ? ", one curve per run" : "");
-	set_where(c, where, sizeof(where));
-	ret = fw_begin(&w, c, id, bench, title, where);
+	ret = fw_begin_set(&w, c, id, bench, title);
 	if (ret)
 		return ret;
 	for (ri = 0; ri < c->set->nruns; ri++) {
@@ -694,15 +742,9 @@ static int fig_pct(struct ctx *c, int bench, const char *name)
 					(void)snprintf(l, sizeof(l), "%s", c->set->runs[ri].label);
 			else
 				snprintf(l, sizeof(l), "%s", cl);
-			n = pct_block(&w, m, l, &bi);
+			n = pct_curve(&w, m, l, k, &maxn);
 			if (!n)
 				continue;
-			if (n > maxn)
-				maxn = n;
-			clause(&w);
-			fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
-			style(w.gp, k);
-			fputs(" title ", w.gp);
 			snprintf(cl, sizeof(cl), " (%lld samples)", n);
 			strncat(l, cl, sizeof(l) - strlen(l) - 1);
 			gpq(w.gp, l);
@@ -753,22 +795,18 @@ static int series_block(struct fw *w, const json_t *m, const char *what, double 
 static int fig_series(struct ctx *c, long ri_only, int bench, const char *name)
 {
 	struct fw w;
-	char id[128], rid[80] = "", title[300], where[500];
+	char id[128], title[300];
 	size_t ri, i;
 	int ret, k = 0, bi, without = 0, with = 0;
 
-	if (ri_only >= 0)
-		run_id(c, (size_t)ri_only, rid, sizeof(rid));
-	snprintf(id, sizeof(id), "%s-%s-over-time%s", rtp_plot_bench_name[bench], name, rid);
-	snprintf(title, sizeof(title), "%s %s: maximum per time block over the run%s%s",
+	snprintf(id, sizeof(id), "%s-%s-over-time", rtp_plot_bench_name[bench], name);
+	snprintf(title, sizeof(title), "%s %s: maximum per time block over the run%s",
 		 bench_title(bench), metric_words(name),
-		 ri_only >= 0 && c->set->nruns > 1 ? ", run " : c->set->nruns > 1 ? ", one curve per run" : "",
-		 ri_only >= 0 && c->set->nruns > 1 ? c->set->runs[ri_only].label : "");
+		 ri_only < 0 && c->set->nruns > 1 ? ", one curve per run" : "");
 	if (ri_only >= 0)
-		run_where(&c->set->runs[ri_only], where, sizeof(where));
+		ret = fw_begin_run(&w, c, (size_t)ri_only, bench, id, title);
 	else
-		set_where(c, where, sizeof(where));
-	ret = fw_begin(&w, c, id, bench, title, where);
+		ret = fw_begin_set(&w, c, id, bench, title);
 	if (ret)
 		return ret;
 	fputs("set logscale y\nset xlabel \"time since the run started (s)\"\n"
@@ -810,10 +848,7 @@ static int fig_series(struct ctx *c, long ri_only, int bench, const char *name)
 			}
 			if (!series_block(&w, m, l, 1000.0, &bi))
 				continue;
-			clause(&w);
-			fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
-			style(w.gp, k);
-			fputs(" title ", w.gp);
+			lines_clause(&w, bi, k);
 			{
 				char t[260];
 
@@ -846,14 +881,12 @@ static int fig_irq_stages(struct ctx *c)
 	static const char *const sl[] = { "a->b hard IRQ", "b->c IRQ thread", "c->d user space" };
 	static const char *const pc[] = { "50", "99" };
 	struct fw w;
-	char where[500], cm[200];
+	char cm[200];
 	size_t ri;
 	int ret, s, p, rows = 0, bi;
 
-	set_where(c, where, sizeof(where));
-	ret = fw_begin(&w, c, "irqlat-stages", RP_IRQLAT,
-		       "rtproof-irqlat: interrupt response by stage (the module's four timestamps), stacked per kernel",
-		       where);
+	ret = fw_begin_set(&w, c, "irqlat-stages", RP_IRQLAT,
+			   "rtproof-irqlat: interrupt response by stage (the module's four timestamps), stacked per kernel");
 	if (ret)
 		return ret;
 	snprintf(cm, sizeof(cm), "label, then per stage a->b b->c c->d: the stage's percentile in us; then total's");
@@ -912,18 +945,13 @@ static int fig_irq_stage_pct(struct ctx *c, size_t ri)
 	static const char *const sl[] = { "a->b hard IRQ", "b->c IRQ thread", "c->d user space", "total a->d" };
 	const struct rtp_plot_run *r = &c->set->runs[ri];
 	struct fw w;
-	char id[128], rid[80], title[300], where[500];
 	long long maxn = 0, n;
-	int ret, s, k = 0, bi;
+	int ret, s, k = 0;
 
 	if (!merged(r->doc[RP_IRQLAT], "irq_latency"))
 		return 0;
-	run_id(c, ri, rid, sizeof(rid));
-	snprintf(id, sizeof(id), "irqlat-stages-percentiles%s", rid);
-	snprintf(title, sizeof(title), "rtproof-irqlat: each stage of the interrupt response by percentile%s%s",
-		 c->set->nruns > 1 ? ", run " : "", c->set->nruns > 1 ? r->label : "");
-	run_where(r, where, sizeof(where));
-	ret = fw_begin(&w, c, id, RP_IRQLAT, title, where);
+	ret = fw_begin_run(&w, c, ri, RP_IRQLAT, "irqlat-stages-percentiles",
+			   "rtproof-irqlat: each stage of the interrupt response by percentile");
 	if (ret)
 		return ret;
 	for (s = 0; s < 4; s++) {
@@ -932,15 +960,10 @@ static int fig_irq_stage_pct(struct ctx *c, size_t ri)
 
 		if (!m)
 			continue;
-		n = pct_block(&w, m, sl[s], &bi);
+		n = pct_curve(&w, m, sl[s], k, &maxn);
 		if (!n)
 			continue;
-		if (n > maxn)
-			maxn = n;
-		clause(&w);
-		fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
-		style(w.gp, k++);
-		fputs(" title ", w.gp);
+		k++;
 		snprintf(l, sizeof(l), "%s (%lld samples, max %.1f us)", sl[s], n, num(m, "max", 0) / 1000.0);
 		gpq(w.gp, l);
 	}
@@ -959,21 +982,17 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 	const json_t *doc = r->doc[RP_AUDIO];
 	json_t *ev = json_object_get(doc, "events"), *x, *m = merged(doc, "wakeup_lateness");
 	struct fw w;
-	char id[128], rid[80], title[300], where[500], cm[200];
+	char title[300], cm[200];
 	size_t i;
 	int ret, bi, xbi = -1, nx = 0, k = 0;
 
-	run_id(c, ri, rid, sizeof(rid));
-	snprintf(id, sizeof(id), "audio-timeline%s", rid);
 	snprintf(title, sizeof(title), "rtproof-audio: wake-up lateness over time, xruns marked (%s backend, "
-		 "%g frames x %g periods at %g Hz)%s%s",
+		 "%g frames x %g periods at %g Hz)",
 		 rtp_plot_str(json_object_get(doc, "params"), "backend", "?"),
 		 num(json_object_get(json_object_get(doc, "params"), "granted"), "period_frames", 0),
 		 num(json_object_get(json_object_get(doc, "params"), "granted"), "periods", 0),
-		 num(json_object_get(json_object_get(doc, "params"), "granted"), "rate", 0),
-		 c->set->nruns > 1 ? ", run " : "", c->set->nruns > 1 ? r->label : "");
-	run_where(r, where, sizeof(where));
-	ret = fw_begin(&w, c, id, RP_AUDIO, title, where);
+		 num(json_object_get(json_object_get(doc, "params"), "granted"), "rate", 0));
+	ret = fw_begin_run(&w, c, ri, RP_AUDIO, "audio-timeline", title);
 	if (ret)
 		return ret;
 	if (num(doc, "duration_s", 0) > 0)
@@ -994,10 +1013,8 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 	if (nx && !(m && has_series(m)))
 		fputs("set label \"this document has no lateness series: the xruns alone\" at graph 0.02, graph 0.05\n", w.gp);
 	if (m && has_series(m) && series_block(&w, m, "wakeup_lateness", 1000.0, &bi)) {
-		clause(&w);
-		fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
-		style(w.gp, 0);
-		fputs(" title \"largest lateness per block\"", w.gp);
+		lines_clause(&w, bi, 0);
+		fputs("\"largest lateness per block\"", w.gp);
 		k++;
 	}
 	if (nx) {
@@ -1034,16 +1051,12 @@ static int fig_audio_dist(struct ctx *c, size_t ri)
 	static const char *const words[] = { "wake-up lateness", "buffer margin (left before the buffer ran dry)",
 					      "work time (wake-up to the last period written)" };
 	struct fw w;
-	char id[128], rid[80], title[300], where[500];
+	char title[300];
 	int ret, k;
 
-	run_id(c, ri, rid, sizeof(rid));
-	snprintf(id, sizeof(id), "audio-lateness-margin%s", rid);
-	snprintf(title, sizeof(title), "rtproof-audio: wake-up lateness and buffer margin, %lld xrun(s)%s%s",
-		 (long long)num(json_object_get(doc, "events"), "xruns", 0),
-		 c->set->nruns > 1 ? ", run " : "", c->set->nruns > 1 ? r->label : "");
-	run_where(r, where, sizeof(where));
-	ret = fw_begin(&w, c, id, RP_AUDIO, title, where);
+	snprintf(title, sizeof(title), "rtproof-audio: wake-up lateness and buffer margin, %lld xrun(s)",
+		 (long long)num(json_object_get(doc, "events"), "xruns", 0));
+	ret = fw_begin_run(&w, c, ri, RP_AUDIO, "audio-lateness-margin", title);
 	if (ret)
 		return ret;
 	fputs("set logscale x\nset logscale y\nset yrange [0.7:*]\n"
@@ -1073,16 +1086,13 @@ static int fig_audio_dist(struct ctx *c, size_t ri)
 static int fig_lock_inversion(struct ctx *c)
 {
 	struct fw w;
-	char where[500];
 	size_t ri, i;
 	int ret, rows = 0, bi = -1;
 	double bound = 0;
 	double top = 0;
 
-	set_where(c, where, sizeof(where));
-	ret = fw_begin(&w, c, "lockstress-inversion", RP_LOCKSTRESS,
-		       "rtproof-lockstress: the high-priority thread's wait in the inversion scenario, per protocol",
-		       where);
+	ret = fw_begin_set(&w, c, "lockstress-inversion", RP_LOCKSTRESS,
+			   "rtproof-lockstress: the high-priority thread's wait in the inversion scenario, per protocol");
 	if (ret)
 		return ret;
 	for (ri = 0; ri < c->set->nruns; ri++) {
@@ -1135,18 +1145,14 @@ static int fig_lock_contention(struct ctx *c, size_t ri)
 {
 	const struct rtp_plot_run *r = &c->set->runs[ri];
 	struct fw w;
-	char id[128], rid[80], where[500], title[300];
 	size_t i;
 	json_t *m;
-	long long maxn = 0, n;
-	int ret, k = 0, bi;
+	long long maxn = 0;
+	int ret, k = 0;
 
-	run_id(c, ri, rid, sizeof(rid));
-	snprintf(id, sizeof(id), "lockstress-contention%s", rid);
-	snprintf(title, sizeof(title), "rtproof-lockstress: wait to acquire a contended lock, by kind and "
-		 "thread count, by percentile%s%s", c->set->nruns > 1 ? ", run " : "", c->set->nruns > 1 ? r->label : "");
-	run_where(r, where, sizeof(where));
-	ret = fw_begin(&w, c, id, RP_LOCKSTRESS, title, where);
+	ret = fw_begin_run(&w, c, ri, RP_LOCKSTRESS, "lockstress-contention",
+			   "rtproof-lockstress: wait to acquire a contended lock, by kind and "
+			   "thread count, by percentile");
 	if (ret)
 		return ret;
 	json_array_foreach(json_object_get(r->doc[RP_LOCKSTRESS], "metrics"), i, m) {
@@ -1156,15 +1162,9 @@ static int fig_lock_contention(struct ctx *c, size_t ri)
 			continue;
 		snprintf(l, sizeof(l), "%s, %lld threads", rtp_plot_str(m, "kind", "?"),
 			 (long long)num(m, "threads", 0));
-		n = pct_block(&w, m, l, &bi);
-		if (!n)
+		if (!pct_curve(&w, m, l, k, &maxn))
 			continue;
-		if (n > maxn)
-			maxn = n;
-		clause(&w);
-		fprintf(w.gp, "datafile index %d using 1:2 with lines ", bi);
-		style(w.gp, k++);
-		fputs(" title ", w.gp);
+		k++;
 		gpq(w.gp, l);
 	}
 	pct_axes(&w, maxn);
@@ -1183,7 +1183,7 @@ static int fig_headline(struct ctx *c)
 {
 	static const char *const figs[] = { "p50", "p90", "p99", "p99.9", "p99.99", "p99.999", "max" };
 	struct fw w;
-	char where[500], title[400];
+	char title[400];
 	json_t *rows = json_object_get(c->set->compare, "rows"), *row0 = NULL, *rw;
 	const char *bench = NULL, *metric = NULL;
 	size_t i, f, nnew = json_array_size(json_object_get(c->set->compare, "new"));
@@ -1201,7 +1201,6 @@ static int fig_headline(struct ctx *c)
 			break;
 		}
 	}
-	set_where(c, where, sizeof(where));
 	if (row0) {
 		bench = rtp_plot_str(row0, "bench", "?");
 		metric = rtp_plot_str(row0, "metric", "?");
@@ -1214,7 +1213,7 @@ static int fig_headline(struct ctx *c)
 		snprintf(title, sizeof(title), "Headline: rtproof-cyclic timer wake-up latency (all CPUs) per run, "
 			 "straight from the documents (no compare.json: no intervals)");
 	}
-	ret = fw_begin(&w, c, "headline", -1, title, where);
+	ret = fw_begin_set(&w, c, "headline", -1, title);
 	if (ret)
 		return ret;
 	fprintf(w.gp, "set style data histograms\nset style histogram %s\nset boxwidth 0.9\n",

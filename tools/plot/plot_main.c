@@ -8,7 +8,6 @@
 
 #include "log.h"
 #include "main_common.h"
-#include "opt.h"
 #include "plot.h"
 
 static void usage(FILE *f)
@@ -27,46 +26,23 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'H' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rtp_plot_set set;
 	struct rtp_plot_figs figs;
-	const char *out = NULL;
-	char outbuf[4096], msg[1024];
-	bool quiet = false;
-	int c, li, ret, drawn = 0, notes = 0;
+	const char *out;
+	char outbuf[4096];
+	bool quiet;
+	int ret, drawn = 0, notes = 0;
 	size_t i;
 
-	while ((c = getopt_long(argc, argv, ":o:q", longopts, &li)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'q': quiet = true; break;
-		case 'H': usage(stdout); return 0;
-		case 'V': puts("rtproof-plot 0.1.0"); return 0;
-		default: return rtp_opt_fail(c, argv);
-		}
-	}
-	if (optind >= argc) {
-		rtp_error("no RESULT given (see --help)");
-		return 1;
-	}
+	ret = rtp_plot_main_args(argc, argv, "rtproof-plot", usage, &out, &quiet);
+	if (ret >= 0)
+		return ret;
 	if (out && !out[0]) {
 		rtp_error("--out '': needs a directory");
 		return 1;
 	}
-	ret = rtp_plot_load(&set, argv + optind, argc - optind, msg, sizeof(msg));
-	if (ret) {
-		for (i = 0; i < set.nwarnings; i++)
-			rtp_warn("%s", set.warnings[i]);
-		rtp_error("%s", msg);
-		rtp_plot_set_free(&set);
+	if (rtp_plot_main_load(&set, argv + optind, argc - optind))
 		return 1;
-	}
 	if (!out) {
 		if (argc - optind == 1) {
 			char base[4000];
@@ -78,8 +54,7 @@ int main(int argc, char **argv)
 		}
 		out = outbuf;
 	}
-	for (i = 0; i < set.nwarnings; i++)
-		rtp_warn("%s", set.warnings[i]);
+	rtp_plot_main_warnings(&set);
 	ret = rtp_plot_all(&set, out, &figs, quiet);
 	if (ret) {
 		rtp_error("--out %s: %s", out, strerror(-ret));

@@ -9,7 +9,6 @@
 
 #include "log.h"
 #include "main_common.h"
-#include "opt.h"
 #include "plot.h"
 
 static void usage(FILE *f)
@@ -28,47 +27,23 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'H' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rtp_plot_set set;
 	struct rtp_plot_figs figs;
-	const char *out = NULL;
-	char outbuf[4096], dir[4096], figdir[4200], msg[1024], title[600];
-	bool quiet = false;
-	int c, li, ret;
-	size_t i;
+	const char *out;
+	char outbuf[4096], dir[4096], figdir[4200], title[600];
+	bool quiet;
+	int ret;
 	struct stat st;
 
-	while ((c = getopt_long(argc, argv, ":o:q", longopts, &li)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'q': quiet = true; break;
-		case 'H': usage(stdout); return 0;
-		case 'V': puts("rtproof-report 0.1.0"); return 0;
-		default: return rtp_opt_fail(c, argv);
-		}
-	}
-	if (optind >= argc) {
-		rtp_error("no RESULT given (see --help)");
-		return 1;
-	}
+	ret = rtp_plot_main_args(argc, argv, "rtproof-report", usage, &out, &quiet);
+	if (ret >= 0)
+		return ret;
 	if (out && (!out[0] || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)))) {
 		rtp_error("--out '%s': needs a file name (the page), not a directory", out);
 		return 1;
 	}
-	ret = rtp_plot_load(&set, argv + optind, argc - optind, msg, sizeof(msg));
-	if (ret) {
-		for (i = 0; i < set.nwarnings; i++)
-			rtp_warn("%s", set.warnings[i]);
-		rtp_error("%s", msg);
-		rtp_plot_set_free(&set);
+	if (rtp_plot_main_load(&set, argv + optind, argc - optind))
 		return 1;
-	}
 	if (!out) {
 		if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode))
 			snprintf(outbuf, sizeof(outbuf), "%s/report.html", argv[optind]);
@@ -83,8 +58,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(figdir, sizeof(figdir), "%s/plots", dir);
-	for (i = 0; i < set.nwarnings; i++)
-		rtp_warn("%s", set.warnings[i]);
+	rtp_plot_main_warnings(&set);
 	ret = rtp_plot_all(&set, figdir, &figs, true);
 	if (ret) {
 		rtp_error("%s: %s", figdir, strerror(-ret));
