@@ -30,7 +30,6 @@
  * as missed).
  */
 #define START_DELAY_NS	2000000ull
-#define THREAD_STACK	(512 * 1024)
 #define TICK_NS		250000000ull	/* live display and stop checks */
 
 struct cyclic_run {
@@ -359,8 +358,19 @@ static void cyclic_json_extra(struct rtp_run *run, struct rtp_json *j)
 
 static void cyclic_json_resources(struct rtp_run *run, struct rtp_json *j)
 {
-	(void)run;
+	struct cyclic_run *r = run->b;
+	size_t peak = 0, p;
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		p = rtp_stack_peak(&r->t[i].stack);
+		if (p > peak)
+			peak = p;
+	}
 	rtp_json_uint(j, "hist_bytes_per_thread", sizeof(struct rtp_hist));
+	rtp_json_uint(j, "thread_bytes", sizeof(struct cyclic_thread));
+	rtp_json_uint(j, "stack_bytes_per_thread", r->n ? rtp_stack_size(&r->t[0].stack) : 0);
+	rtp_json_uint(j, "stack_peak_bytes", peak);
 }
 
 static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
@@ -442,7 +452,7 @@ static int cyclic_rt_prio(struct rtp_run *run)
 
 static int alloc_threads(struct cyclic_run *r)
 {
-	int i, c;
+	int i, c, ret;
 
 	r->n = r->o.nthreads ? r->o.nthreads : CPU_COUNT(&r->o.cpus);
 	r->t = aligned_alloc(64, sizeof(*r->t) * (size_t)r->n);
@@ -460,6 +470,18 @@ static int alloc_threads(struct cyclic_run *r)
 		r->t[i].interval_ns = r->o.interval_ns + (uint64_t)i * r->o.distance_ns;
 		r->t[i].sh = &r->sh;
 		rtp_hist_init(&r->t[i].hist);
+		if (r->o.spike_ns) {
+			r->t[i].spikes = calloc(CYCLIC_MAX_SPIKES, sizeof(*r->t[i].spikes));
+			if (!r->t[i].spikes) {
+				rtp_error("--spike: out of memory");
+				return RTP_EXIT_ERROR;
+			}
+		}
+		ret = rtp_stack_alloc(&r->t[i].stack, CYCLIC_STACK_BYTES);
+		if (ret) {
+			rtp_error("thread %d: cannot map its stack: %s", i, strerror(-ret));
+			return RTP_EXIT_ERROR;
+		}
 		if (r->o.histogram_us) {
 			r->t[i].us_hist = calloc(r->o.histogram_us, sizeof(uint64_t));
 			if (!r->t[i].us_hist) {
@@ -544,11 +566,12 @@ static int cyclic_threads(struct rtp_run *run)
 	r->sh.run = run;
 	r->sh.explain_ns = run->explain_ns;
 	rtp_gate_init(&r->sh.gate);
-	/* A small stack: mlockall(MCL_FUTURE) locks all of it, 8 MiB by default. */
+	/* Each on its own small stack: mlockall(MCL_FUTURE) locks all of it (8 MiB by default). */
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 0; i < r->n; i++) {
-		ret = rtp_gate_create(&r->sh.gate, &r->t[i].th, &attr, cyclic_thread_main, &r->t[i]);
+		ret = rtp_stack_attr(&r->t[i].stack, &attr);
+		if (!ret)
+			ret = rtp_gate_create(&r->sh.gate, &r->t[i].th, &attr, cyclic_thread_main, &r->t[i]);
 		if (ret) {
 			char what[32];
 
@@ -625,8 +648,11 @@ static void cyclic_teardown(struct rtp_run *run)
 		return;
 	if (r->have_hist)
 		rtp_afile_abort(&r->hist);
-	for (i = 0; r->t && i < r->n; i++)
+	for (i = 0; r->t && i < r->n; i++) {
 		free(r->t[i].us_hist);
+		free(r->t[i].spikes);
+		rtp_stack_free(&r->t[i].stack);
+	}
 	free(r->t);
 	if (r->sh.run)
 		rtp_gate_destroy(&r->sh.gate);

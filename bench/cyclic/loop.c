@@ -17,8 +17,6 @@
 #include "rt.h"
 #include "run.h"
 
-#define STACK_PREFAULT (64 * 1024)
-
 static void spike(struct cyclic_thread *t, uint64_t when, uint64_t lat)
 {
 	int i, lo = 0;
@@ -103,8 +101,11 @@ static int setup(struct cyclic_thread *t)
 		s.deadline_ns = t->interval_ns;
 		s.period_ns = t->interval_ns;
 	}
-	/* A deadline task's affinity must span its root domain: it runs unpinned (cpu -1). */
-	return rtp_thread_setup(t->cpu, NULL, &s, RTP_THREAD_TIMERSLACK, STACK_PREFAULT, &t->err_what);
+	/*
+	 * A deadline task's affinity must span its root domain: it runs unpinned (cpu -1).
+	 * No stack prefault: the stack was painted, so faulted in, when mapped (stack.h).
+	 */
+	return rtp_thread_setup(t->cpu, NULL, &s, RTP_THREAD_TIMERSLACK, 0, &t->err_what);
 }
 
 /*
