@@ -143,6 +143,16 @@ static uint64_t total_missed(const struct cyclic_run *r)
 	return m;
 }
 
+static uint64_t total_releases(const struct cyclic_run *r)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		n += r->t[i].releases;
+	return n;
+}
+
 static void cyclic_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
 	const struct cyclic_run *r = run->b;
@@ -305,6 +315,8 @@ static void cyclic_json_metrics(struct rtp_run *run, struct rtp_json *j)
 		}
 		rtp_json_hist(j, h, true);
 		rtp_json_uint(j, "missed", all ? total_missed(r) : r->t[i].missed);
+		if (!r->o.relative)
+			rtp_json_uint(j, "releases", all ? total_releases(r) : r->t[i].releases);
 		rtp_json_end_object(j);
 	}
 }

@@ -77,6 +77,10 @@ struct __attribute__((aligned(64))) cyclic_thread {
 	uint64_t interval_ns;		/* its own: interval + id * distance */
 	uint64_t first_release_ns;
 	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample, 0: none */
+	uint64_t last_handled_ns;	/* the last release sampled or counted missed, 0: none */
+	uint64_t releases;		/* releases on the grid from the first to that one,
+					 * counted apart from samples, missed and early
+					 * (0 in relative mode: no grid) */
 	bool done;			/* atomic: the thread has finished */
 	bool ended_by_duration;		/* it reached the end of the duration */
 	struct cyclic_shared *sh;

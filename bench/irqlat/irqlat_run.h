@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "irqlat.h"
+#include "stack.h"
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
 
@@ -27,6 +28,8 @@ struct irqlat_run {
 
 	/* the reader thread */
 	pthread_t reader_th;
+	struct rtp_stack reader_stack;	/* IRQLAT_STACK_BYTES, painted (stack.h) */
+	size_t reader_stack_peak;	/* measured after the join */
 	int stop;			/* atomic */
 	int reader_done;		/* atomic */
 	uint64_t events;		/* atomic: records so far */

@@ -177,7 +177,7 @@ static void *sp_thread(void *arg)
 	struct sp_run *r = t->r;
 
 	t->err = ls_thread_setup(r->c->spp->cpu, NULL, SCHED_FIFO, t->prio);
-	rtp_prefault_stack(64 * 1024);
+	/* no prefault: the stack was painted, so faulted in, when mapped (stack.h) */
 	if (rtp_gate_pass(&r->gate, t->err) && !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		sp_loop(t);
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
