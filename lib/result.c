@@ -124,7 +124,7 @@ static int bucket_cb(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
 {
 	struct bucket_ctx *c = arg;
 
-	rtp_json_begin_array(c->j, NULL);
+	rtp_json_begin_row(c->j, NULL);
 	rtp_json_uint(c->j, NULL, lo);
 	rtp_json_uint(c->j, NULL, hi);
 	rtp_json_uint(c->j, NULL, count);
