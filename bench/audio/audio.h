@@ -263,7 +263,7 @@ struct audio_step {
  * The audio thread's stack: measured ("stack_peak_bytes" in the document,
  * tests/integration/scale-stack.t); alsa-lib's calls run on it.
  */
-#define AUDIO_STACK_BYTES (64 * 1024)
+#define AUDIO_STACK_BYTES (40 * 1024)
 
 struct audio_ctx {
 	struct rtp_hist lateness;	/* large, first */

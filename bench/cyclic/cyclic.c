@@ -33,7 +33,7 @@
 #define TICK_NS		250000000ull	/* live display and stop checks */
 
 struct cyclic_run {
-	struct rtp_hist all;		/* large, first */
+	struct rtp_hist_wide all;		/* large, first */
 	struct rtp_hist snap;		/* the live display's copy */
 	struct cyclic_opts o;
 	struct cyclic_shared sh;
@@ -196,7 +196,7 @@ static void cyclic_summary(struct rtp_run *run, const struct rtp_verdict *v)
 		print_row(r, a, b, &r->t[i].hist, r->t[i].missed);
 	}
 	if (r->n > 1)
-		print_row(r, "all", "-", &r->all, total_missed(r));
+		print_row(r, "all", "-", &r->all.h, total_missed(r));
 	if (r->o.spike_ns) {
 		struct spike_ref sp[CYCLIC_MAX_SPIKES];
 		uint64_t total = 0;
@@ -297,7 +297,7 @@ static void cyclic_json_metrics(struct rtp_run *run, struct rtp_json *j)
 
 	for (i = 0; i <= r->n; i++) {
 		bool all = i == r->n;
-		const struct rtp_hist *h = all ? &r->all : &r->t[i].hist;
+		const struct rtp_hist *h = all ? &r->all.h : &r->t[i].hist;
 
 		rtp_json_begin_object(j, NULL);
 		rtp_json_string(j, "name", "wakeup_latency");
@@ -334,7 +334,7 @@ static void cyclic_json_events(struct rtp_run *run, struct rtp_json *j)
 	}
 	rtp_json_uint(j, "early", early);
 	rtp_json_uint(j, "spikes", spikes);
-	rtp_json_uint(j, "overflow", r->all.overflow);
+	rtp_json_uint(j, "overflow", r->all.h.overflow);
 	if (r->sh.broke) {
 		rtp_json_begin_object(j, "breaktrace");
 		rtp_json_int(j, "thread", r->sh.break_thread);
@@ -389,7 +389,7 @@ static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
 {
 	struct cyclic_run *r = run->b;
 
-	if (!r->all.count) {
+	if (!r->all.h.count) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason), "no samples were taken (stopped by %s)",
 			 run->stopped_by);
@@ -397,17 +397,17 @@ static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
 	}
 	if (r->o.co.max_latency_ns)
 		rtp_verdict_check(v, "max wakeup_latency", "<=", (double)r->o.co.max_latency_ns / 1e3,
-				  (double)r->all.max / 1e3, "us");
+				  (double)r->all.h.max / 1e3, "us");
 	if (r->sh.broke)
 		rtp_verdict_check(v, "breaktrace", "<=", (double)r->o.breaktrace_ns / 1e3,
 				  (double)r->sh.break_lat_ns / 1e3, "us");
 	if (v->status == RTP_FAIL)
 		snprintf(v->reason, sizeof(v->reason), "max %.1f us exceeds the %s of %.1f us",
-			 (double)r->all.max / 1e3, r->sh.broke ? "breaktrace threshold" : "budget",
+			 (double)r->all.h.max / 1e3, r->sh.broke ? "breaktrace threshold" : "budget",
 			 (double)(r->sh.broke ? r->o.breaktrace_ns : r->o.co.max_latency_ns) / 1e3);
 	else if (r->o.co.max_latency_ns)
 		snprintf(v->reason, sizeof(v->reason), "max %.1f us within the budget of %.1f us",
-			 (double)r->all.max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
+			 (double)r->all.h.max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
 	else
 		snprintf(v->reason, sizeof(v->reason),
 			 "no latency budget given (--max-latency): figures only");
@@ -502,7 +502,7 @@ static int alloc_threads(struct cyclic_run *r)
 			}
 		}
 	}
-	rtp_hist_init(&r->all);
+	rtp_hist_init_wide(&r->all);
 	return 0;
 }
 
@@ -623,7 +623,7 @@ static int cyclic_threads(struct rtp_run *run)
 	if (r->sh.broke)
 		run->stopped_by = "breaktrace";
 	for (i = 0; i < r->n; i++)
-		rtp_hist_merge(&r->all, &r->t[i].hist);
+		rtp_hist_merge(&r->all.h, &r->t[i].hist);
 	/* From the first release to the last sample: the time actually measured. */
 	run->first_ns = r->sh.start_ns;
 	run->last_ns = last_sample(r);

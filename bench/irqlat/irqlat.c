@@ -27,7 +27,7 @@
  * tests/integration/scale-stack.t); the timerlat reader keeps an 8 KiB
  * line buffer on it.
  */
-#define IRQLAT_STACK_BYTES (64 * 1024)
+#define IRQLAT_STACK_BYTES (36 * 1024)
 
 static enum irqlat_source choose(struct irqlat_run *r)
 {
