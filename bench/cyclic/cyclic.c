@@ -491,7 +491,8 @@ static int alloc_threads(struct cyclic_run *r)
 		}
 		ret = rtp_stack_alloc(&r->t[i].stack, CYCLIC_STACK_BYTES);
 		if (ret) {
-			rtp_error("thread %d: cannot map its stack: %s", i, strerror(-ret));
+			rtp_error("thread %d: cannot map its stack: %s%s", i, strerror(-ret),
+				  ret == -EAGAIN ? " (locked memory, ulimit -l)" : "");
 			return RTP_EXIT_ERROR;
 		}
 		if (r->o.histogram_us) {
