@@ -80,7 +80,8 @@ static int merge_hist(json_t *dst, json_t *const *ms, size_t n, double count, do
 
 		if (!json_is_array(bs)) {
 			free(b);
-			return 0;	/* no buckets: no histogram, the document's percentiles go */
+			json_decref(h);
+			return 0;	/* a thread without buckets: no histogram, no percentiles */
 		}
 		if (!h)
 			h = json_deep_copy(src);
