@@ -105,8 +105,9 @@ int main(void)
 	base = run_on(64 * 1024, shallow, NULL, false);
 	ok(base > 0 && base < 16384, "a thread that returns at once: %zu bytes (descriptor, TLS)", base);
 	deeper = run_on(64 * 1024, deep, &n, false);
-	ok(deeper >= base + n, "a 6000-byte frame is seen: %zu bytes, %zu over the bare thread",
-	   deeper, deeper - base);
+	/* not base + n: what the thread's start used (more under ASan) may lie within the frame's reach */
+	ok(deeper >= n && deeper > base, "a 6000-byte frame is seen: %zu bytes, %zu for the bare thread",
+	   deeper, base);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;
