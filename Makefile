@@ -255,6 +255,10 @@ bench-signals: all
 SOAK_S ?= 3600
 bench-soak: all
 	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-soak
+# Per thread, 1 to 1024 threads, beside cyclictest: CPU per wake-up, RSS and locked
+# memory per thread, samples against releases, the document (docs/scale.md).
+bench-scale: all $(BIN)/rtp-measure
+	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-scale
 # The driver's fixed cost: rtproof-cyclic -l 100 -i 200 (20 ms of work) in wall time.
 bench-driver: all
 	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-driver
@@ -312,6 +316,6 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	bench-cyclic bench-driver bench-signals bench-soak run man lava install clean
+	bench-cyclic bench-driver bench-scale bench-signals bench-soak run man lava install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

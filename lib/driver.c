@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -476,10 +477,22 @@ static int measure(struct rtp_run *r)
 	if (ops->outputs && ops->outputs(r))
 		v.status = RTP_ERROR;
 	if (r->have_json) {
+		uint64_t t0 = rtp_now_ns(CLOCK_MONOTONIC);
+
 		ret = write_document(r, &v);
 		if (ret) {
 			rtp_error("--json %s: cannot write: %s", r->co->json, strerror(-ret));
 			v.status = RTP_ERROR;
+		} else if (!r->co->quiet && strcmp(r->co->json, "-")) {
+			double ms = (double)(rtp_now_ns(CLOCK_MONOTONIC) - t0) / 1e6;
+			struct stat st;
+
+			/* all of it: serialised, written, fsynced and renamed into place */
+			if (!stat(r->co->json, &st) && S_ISREG(st.st_mode))
+				printf("document: %s, %lld bytes, written in %.1f ms\n", r->co->json,
+				       (long long)st.st_size, ms);
+			else
+				printf("document: %s written in %.1f ms\n", r->co->json, ms);
 		}
 	}
 	fflush(stdout);

@@ -82,6 +82,8 @@ static void newline(struct rtp_json *w)
 /* Separator, indentation and key before a value. */
 static bool prefix(struct rtp_json *w, const char *key)
 {
+	bool comma;
+
 	if (w->err)
 		return false;
 	if (w->depth == 0) {
@@ -96,10 +98,14 @@ static bool prefix(struct rtp_json *w, const char *key)
 		w->err = -EINVAL;
 		return false;
 	}
-	if (w->need_comma[w->depth])
+	comma = w->need_comma[w->depth];
+	if (comma)
 		fputc(',', w->f);
 	w->need_comma[w->depth] = true;
-	newline(w);
+	if (!w->row)
+		newline(w);
+	else if (comma && w->pretty)
+		fputc(' ', w->f);
 	if (key) {
 		rtp_json_write_escaped(w->f, key, strlen(key));
 		fputs(w->pretty ? ": " : ":", w->f);
@@ -123,7 +129,7 @@ static void begin(struct rtp_json *w, const char *key, char kind)
 
 static void end(struct rtp_json *w, char kind)
 {
-	bool had;
+	bool had, in_row;
 
 	if (w->err)
 		return;
@@ -132,8 +138,11 @@ static void end(struct rtp_json *w, char kind)
 		return;
 	}
 	had = w->need_comma[w->depth];
+	in_row = w->row && w->depth >= w->row;
+	if (w->row == w->depth)
+		w->row = 0;
 	w->depth--;
-	if (had)
+	if (had && !in_row)
 		newline(w);
 	fputc(kind == '{' ? '}' : ']', w->f);
 }
@@ -142,6 +151,13 @@ void rtp_json_begin_object(struct rtp_json *w, const char *key) { begin(w, key, 
 void rtp_json_end_object(struct rtp_json *w) { end(w, '{'); }
 void rtp_json_begin_array(struct rtp_json *w, const char *key) { begin(w, key, '['); }
 void rtp_json_end_array(struct rtp_json *w) { end(w, '['); }
+
+void rtp_json_begin_row(struct rtp_json *w, const char *key)
+{
+	begin(w, key, '[');
+	if (!w->err && !w->row)
+		w->row = w->depth;
+}
 
 void rtp_json_stringn(struct rtp_json *w, const char *key, const char *val, size_t len)
 {

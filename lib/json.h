@@ -19,6 +19,7 @@ struct rtp_json {
 	int depth;
 	int err;
 	bool pretty;
+	int row;			/* depth of an open row (rtp_json_begin_row), 0: none */
 	bool need_comma[RTP_JSON_MAX_DEPTH + 1];
 	char kind[RTP_JSON_MAX_DEPTH + 1];	/* '{' or '[' */
 };
@@ -28,6 +29,12 @@ void rtp_json_begin_object(struct rtp_json *w, const char *key);
 void rtp_json_end_object(struct rtp_json *w);
 void rtp_json_begin_array(struct rtp_json *w, const char *key);
 void rtp_json_end_array(struct rtp_json *w);
+/*
+ * An array written on one line even when pretty ("[1, 2, 3]"), for the
+ * small tuples a document holds by the thousand (histogram buckets, series
+ * blocks); close it with rtp_json_end_array().
+ */
+void rtp_json_begin_row(struct rtp_json *w, const char *key);
 void rtp_json_string(struct rtp_json *w, const char *key, const char *val);
 void rtp_json_stringn(struct rtp_json *w, const char *key, const char *val, size_t len);
 void rtp_json_int(struct rtp_json *w, const char *key, int64_t val);

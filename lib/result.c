@@ -124,7 +124,7 @@ static int bucket_cb(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
 {
 	struct bucket_ctx *c = arg;
 
-	rtp_json_begin_array(c->j, NULL);
+	rtp_json_begin_row(c->j, NULL);
 	rtp_json_uint(c->j, NULL, lo);
 	rtp_json_uint(c->j, NULL, hi);
 	rtp_json_uint(c->j, NULL, count);
@@ -166,6 +166,9 @@ void rtp_json_hist(struct rtp_json *j, const struct rtp_hist *h, bool buckets)
 	rtp_json_int(j, "sub_bucket_bits", RTP_HIST_SUB_BITS);
 	rtp_json_string(j, "edges", "inclusive");
 	rtp_json_uint(j, "limit", RTP_HIST_LIMIT);
+	if (rtp_hist_coarse(h))
+		/* values known to their power of two only (hist.h): as many as this */
+		rtp_json_uint(j, "coarse", rtp_hist_coarse(h));
 	rtp_json_begin_array(j, "buckets");
 	rtp_hist_foreach(h, bucket_cb, &c);
 	rtp_json_end_array(j);

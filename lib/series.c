@@ -167,7 +167,7 @@ void rtp_json_series(struct rtp_json *j, const struct rtp_series *s)
 	for (i = 0; i < s->nblocks; i++) {
 		if (!s->count[i])
 			continue;
-		rtp_json_begin_array(j, NULL);
+		rtp_json_begin_row(j, NULL);
 		rtp_json_double(j, NULL, (double)((uint64_t)i * s->block_ns) / 1e9);
 		rtp_json_uint(j, NULL, s->count[i]);
 		rtp_json_uint(j, NULL, s->max[i]);

@@ -770,10 +770,20 @@ static int audio_audio(struct rtp_run *run)
 	struct audio_ctx *c = &r->c;
 	struct watch_state ws = { .r = r };
 	struct rtp_watch w = { .check = audio_watch, .arg = &ws, .tick_ns = TICK_NS };
+	pthread_attr_t attr;
 	int ret, i, setup_err = 0;
 
 	rtp_gate_init(&c->gate);
-	ret = rtp_gate_create(&c->gate, &c->th, NULL, audio_thread_main, c);
+	/* Small stacks of their own: mlockall(MCL_FUTURE) locks all of a stack (8 MiB by default). */
+	ret = rtp_stack_alloc(&c->stack, AUDIO_STACK_BYTES);
+	if (!ret && r->o.stall_ns)
+		ret = rtp_stack_alloc(&c->stall_stack, AUDIO_STACK_BYTES);
+	pthread_attr_init(&attr);
+	if (!ret)
+		ret = rtp_stack_attr(&c->stack, &attr);
+	if (!ret)
+		ret = rtp_gate_create(&c->gate, &c->th, &attr, audio_thread_main, c);
+	pthread_attr_destroy(&attr);
 	if (ret) {
 		rtp_gate_create_error(NULL, "the audio thread", ret);
 		rtp_gate_destroy(&c->gate);
@@ -781,7 +791,11 @@ static int audio_audio(struct rtp_run *run)
 	}
 	if (r->o.stall_ns) {
 		/* Not through the gate: it waits for c->go, so a failure here cannot hang. */
-		ret = pthread_create(&c->stall_th, NULL, audio_stall_main, c);
+		pthread_attr_init(&attr);
+		ret = -rtp_stack_attr(&c->stall_stack, &attr);
+		if (!ret)
+			ret = pthread_create(&c->stall_th, &attr, audio_stall_main, c);
+		pthread_attr_destroy(&attr);
 		if (ret) {
 			rtp_gate_create_error(NULL, "the stall thread (--plant-stall)", -ret);
 			setup_err = -ret;
@@ -845,6 +859,7 @@ static int audio_audio(struct rtp_run *run)
 	pthread_join(c->th, NULL);
 	if (c->stall_started)
 		pthread_join(c->stall_th, NULL);
+	c->stack_peak = rtp_stack_peak(&c->stack);
 	rtp_gate_destroy(&c->gate);
 	if (c->err && !strcmp(run->stopped_by, "error"))
 		rtp_error("the audio thread could not %s: %s", c->err_what, snd_strerror(c->err));
@@ -873,6 +888,17 @@ static void audio_teardown(struct rtp_run *run)
 	r->opened = false;
 	free(r->c.silence);
 	r->c.silence = NULL;
+	rtp_stack_free(&r->c.stack);
+	rtp_stack_free(&r->c.stall_stack);
+}
+
+static void audio_json_resources(struct rtp_run *run, struct rtp_json *j)
+{
+	struct audio_run *r = run->b;
+
+	rtp_json_uint(j, "hist_bytes_per_thread", 4 * sizeof(struct rtp_hist));
+	rtp_json_uint(j, "stack_bytes_per_thread", rtp_stack_size(&r->c.stack));
+	rtp_json_uint(j, "stack_peak_bytes", r->c.stack_peak);
 }
 
 /* --explain: the audio thread's CPU; unpinned, all it may use. */
@@ -902,6 +928,7 @@ const struct rtp_bench_ops audio_ops = {
 	.metrics = audio_json_metrics,
 	.events = audio_json_events,
 	.explain_cpus = audio_explain_cpus,
+	.resources = audio_json_resources,
 };
 
 int audio_main(int argc, char **argv)

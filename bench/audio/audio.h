@@ -10,6 +10,7 @@
 #include "driver.h"
 #include "gate.h"
 #include "hist.h"
+#include "stack.h"
 
 /*
  * rtproof-audio: xruns and their causes.  One audio thread plays periods
@@ -260,6 +261,12 @@ struct audio_step {
 	uint64_t max_work_ns;
 };
 
+/*
+ * The audio thread's stack: measured ("stack_peak_bytes" in the document,
+ * tests/integration/scale-stack.t); alsa-lib's calls run on it.
+ */
+#define AUDIO_STACK_BYTES (40 * 1024)
+
 struct audio_ctx {
 	struct rtp_hist lateness;	/* large, first */
 	struct rtp_hist margin;
@@ -275,6 +282,8 @@ struct audio_ctx {
 	void *silence;			/* one period: played, or captured into */
 
 	pthread_t th;
+	struct rtp_stack stack;		/* AUDIO_STACK_BYTES, painted (stack.h) */
+	size_t stack_peak;		/* measured after the join */
 	struct rtp_gate gate;		/* set up and calibrated, then the load set, then go */
 	struct rtp_run *run;		/* woken when the audio thread ends */
 	int stop;			/* atomic: set by main */
@@ -327,6 +336,7 @@ struct audio_ctx {
 
 	/* --plant-stall: a FIFO 99 spinner on the audio thread's CPU */
 	pthread_t stall_th;
+	struct rtp_stack stall_stack;
 	bool stall_started;
 	int go;				/* atomic: the run has started (start_ns is set) */
 	int stall_err;			/* atomic: the stall thread could not be set up */

@@ -13,7 +13,6 @@
 #include "rt.h"
 #include "run.h"
 
-#define STACK_PREFAULT (64 * 1024)
 
 static inline void step_max(uint64_t *p, uint64_t v)
 {
@@ -368,7 +367,7 @@ static int setup(struct audio_ctx *c)
 	struct rtp_sched s = { .policy = SCHED_FIFO, .priority = c->o->priority };
 	int ret;
 
-	ret = rtp_thread_setup(c->audio_cpu, NULL, &s, RTP_THREAD_TIMERSLACK, STACK_PREFAULT,
+	ret = rtp_thread_setup(c->audio_cpu, NULL, &s, RTP_THREAD_TIMERSLACK, 0 /* stack painted */,
 			       &c->err_what);
 	if (ret)
 		return ret;
@@ -413,7 +412,7 @@ void *audio_stall_main(void *arg)
 		__atomic_store_n(&c->stall_err, 1, __ATOMIC_RELEASE);
 		return NULL;	/* main reports it: no stall was planted */
 	}
-	rtp_prefault_stack(STACK_PREFAULT);
+	/* no prefault: its stack was painted, so faulted in, when mapped */
 	/* Wait for the start (polling: this thread takes no part in the barrier). */
 	ts = rtp_ns_ts(1000000);
 	while (!__atomic_load_n(&c->go, __ATOMIC_ACQUIRE) &&

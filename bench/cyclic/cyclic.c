@@ -30,11 +30,10 @@
  * as missed).
  */
 #define START_DELAY_NS	2000000ull
-#define THREAD_STACK	(512 * 1024)
 #define TICK_NS		250000000ull	/* live display and stop checks */
 
 struct cyclic_run {
-	struct rtp_hist all;		/* large, first */
+	struct rtp_hist_wide all;		/* large, first */
 	struct rtp_hist snap;		/* the live display's copy */
 	struct cyclic_opts o;
 	struct cyclic_shared sh;
@@ -144,6 +143,16 @@ static uint64_t total_missed(const struct cyclic_run *r)
 	return m;
 }
 
+static uint64_t total_releases(const struct cyclic_run *r)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		n += r->t[i].releases;
+	return n;
+}
+
 static void cyclic_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
 	const struct cyclic_run *r = run->b;
@@ -187,7 +196,7 @@ static void cyclic_summary(struct rtp_run *run, const struct rtp_verdict *v)
 		print_row(r, a, b, &r->t[i].hist, r->t[i].missed);
 	}
 	if (r->n > 1)
-		print_row(r, "all", "-", &r->all, total_missed(r));
+		print_row(r, "all", "-", &r->all.h, total_missed(r));
 	if (r->o.spike_ns) {
 		struct spike_ref sp[CYCLIC_MAX_SPIKES];
 		uint64_t total = 0;
@@ -288,7 +297,7 @@ static void cyclic_json_metrics(struct rtp_run *run, struct rtp_json *j)
 
 	for (i = 0; i <= r->n; i++) {
 		bool all = i == r->n;
-		const struct rtp_hist *h = all ? &r->all : &r->t[i].hist;
+		const struct rtp_hist *h = all ? &r->all.h : &r->t[i].hist;
 
 		rtp_json_begin_object(j, NULL);
 		rtp_json_string(j, "name", "wakeup_latency");
@@ -306,6 +315,8 @@ static void cyclic_json_metrics(struct rtp_run *run, struct rtp_json *j)
 		}
 		rtp_json_hist(j, h, true);
 		rtp_json_uint(j, "missed", all ? total_missed(r) : r->t[i].missed);
+		if (!r->o.relative)
+			rtp_json_uint(j, "releases", all ? total_releases(r) : r->t[i].releases);
 		rtp_json_end_object(j);
 	}
 }
@@ -323,7 +334,7 @@ static void cyclic_json_events(struct rtp_run *run, struct rtp_json *j)
 	}
 	rtp_json_uint(j, "early", early);
 	rtp_json_uint(j, "spikes", spikes);
-	rtp_json_uint(j, "overflow", r->all.overflow);
+	rtp_json_uint(j, "overflow", r->all.h.overflow);
 	if (r->sh.broke) {
 		rtp_json_begin_object(j, "breaktrace");
 		rtp_json_int(j, "thread", r->sh.break_thread);
@@ -359,15 +370,26 @@ static void cyclic_json_extra(struct rtp_run *run, struct rtp_json *j)
 
 static void cyclic_json_resources(struct rtp_run *run, struct rtp_json *j)
 {
-	(void)run;
+	struct cyclic_run *r = run->b;
+	size_t peak = 0, p;
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		p = rtp_stack_peak(&r->t[i].stack);
+		if (p > peak)
+			peak = p;
+	}
 	rtp_json_uint(j, "hist_bytes_per_thread", sizeof(struct rtp_hist));
+	rtp_json_uint(j, "thread_bytes", sizeof(struct cyclic_thread));
+	rtp_json_uint(j, "stack_bytes_per_thread", r->n ? rtp_stack_size(&r->t[0].stack) : 0);
+	rtp_json_uint(j, "stack_peak_bytes", peak);
 }
 
 static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
 {
 	struct cyclic_run *r = run->b;
 
-	if (!r->all.count) {
+	if (!r->all.h.count) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason), "no samples were taken (stopped by %s)",
 			 run->stopped_by);
@@ -375,17 +397,17 @@ static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
 	}
 	if (r->o.co.max_latency_ns)
 		rtp_verdict_check(v, "max wakeup_latency", "<=", (double)r->o.co.max_latency_ns / 1e3,
-				  (double)r->all.max / 1e3, "us");
+				  (double)r->all.h.max / 1e3, "us");
 	if (r->sh.broke)
 		rtp_verdict_check(v, "breaktrace", "<=", (double)r->o.breaktrace_ns / 1e3,
 				  (double)r->sh.break_lat_ns / 1e3, "us");
 	if (v->status == RTP_FAIL)
 		snprintf(v->reason, sizeof(v->reason), "max %.1f us exceeds the %s of %.1f us",
-			 (double)r->all.max / 1e3, r->sh.broke ? "breaktrace threshold" : "budget",
+			 (double)r->all.h.max / 1e3, r->sh.broke ? "breaktrace threshold" : "budget",
 			 (double)(r->sh.broke ? r->o.breaktrace_ns : r->o.co.max_latency_ns) / 1e3);
 	else if (r->o.co.max_latency_ns)
 		snprintf(v->reason, sizeof(v->reason), "max %.1f us within the budget of %.1f us",
-			 (double)r->all.max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
+			 (double)r->all.h.max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
 	else
 		snprintf(v->reason, sizeof(v->reason),
 			 "no latency budget given (--max-latency): figures only");
@@ -442,7 +464,7 @@ static int cyclic_rt_prio(struct rtp_run *run)
 
 static int alloc_threads(struct cyclic_run *r)
 {
-	int i, c;
+	int i, c, ret;
 
 	r->n = r->o.nthreads ? r->o.nthreads : CPU_COUNT(&r->o.cpus);
 	r->t = aligned_alloc(64, sizeof(*r->t) * (size_t)r->n);
@@ -460,6 +482,19 @@ static int alloc_threads(struct cyclic_run *r)
 		r->t[i].interval_ns = r->o.interval_ns + (uint64_t)i * r->o.distance_ns;
 		r->t[i].sh = &r->sh;
 		rtp_hist_init(&r->t[i].hist);
+		if (r->o.spike_ns) {
+			r->t[i].spikes = calloc(CYCLIC_MAX_SPIKES, sizeof(*r->t[i].spikes));
+			if (!r->t[i].spikes) {
+				rtp_error("--spike: out of memory");
+				return RTP_EXIT_ERROR;
+			}
+		}
+		ret = rtp_stack_alloc(&r->t[i].stack, CYCLIC_STACK_BYTES);
+		if (ret) {
+			rtp_error("thread %d: cannot map its stack: %s%s", i, strerror(-ret),
+				  ret == -EAGAIN ? " (locked memory, ulimit -l)" : "");
+			return RTP_EXIT_ERROR;
+		}
 		if (r->o.histogram_us) {
 			r->t[i].us_hist = calloc(r->o.histogram_us, sizeof(uint64_t));
 			if (!r->t[i].us_hist) {
@@ -468,7 +503,7 @@ static int alloc_threads(struct cyclic_run *r)
 			}
 		}
 	}
-	rtp_hist_init(&r->all);
+	rtp_hist_init_wide(&r->all);
 	return 0;
 }
 
@@ -544,11 +579,12 @@ static int cyclic_threads(struct rtp_run *run)
 	r->sh.run = run;
 	r->sh.explain_ns = run->explain_ns;
 	rtp_gate_init(&r->sh.gate);
-	/* A small stack: mlockall(MCL_FUTURE) locks all of it, 8 MiB by default. */
+	/* Each on its own small stack: mlockall(MCL_FUTURE) locks all of it (8 MiB by default). */
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
 	for (i = 0; i < r->n; i++) {
-		ret = rtp_gate_create(&r->sh.gate, &r->t[i].th, &attr, cyclic_thread_main, &r->t[i]);
+		ret = rtp_stack_attr(&r->t[i].stack, &attr);
+		if (!ret)
+			ret = rtp_gate_create(&r->sh.gate, &r->t[i].th, &attr, cyclic_thread_main, &r->t[i]);
 		if (ret) {
 			char what[32];
 
@@ -588,7 +624,7 @@ static int cyclic_threads(struct rtp_run *run)
 	if (r->sh.broke)
 		run->stopped_by = "breaktrace";
 	for (i = 0; i < r->n; i++)
-		rtp_hist_merge(&r->all, &r->t[i].hist);
+		rtp_hist_merge(&r->all.h, &r->t[i].hist);
 	/* From the first release to the last sample: the time actually measured. */
 	run->first_ns = r->sh.start_ns;
 	run->last_ns = last_sample(r);
@@ -625,8 +661,11 @@ static void cyclic_teardown(struct rtp_run *run)
 		return;
 	if (r->have_hist)
 		rtp_afile_abort(&r->hist);
-	for (i = 0; r->t && i < r->n; i++)
+	for (i = 0; r->t && i < r->n; i++) {
 		free(r->t[i].us_hist);
+		free(r->t[i].spikes);
+		rtp_stack_free(&r->t[i].stack);
+	}
 	free(r->t);
 	if (r->sh.run)
 		rtp_gate_destroy(&r->sh.gate);

@@ -10,6 +10,7 @@
 #include "driver.h"
 #include "gate.h"
 #include "hist.h"
+#include "stack.h"
 
 enum cyclic_timer { CYCLIC_NANOSLEEP, CYCLIC_TIMERFD };
 
@@ -72,14 +73,26 @@ struct __attribute__((aligned(64))) cyclic_thread {
 	uint64_t us_overflow;
 	uint64_t spikes_total;
 	int nspikes;
-	struct cyclic_spike spikes[CYCLIC_MAX_SPIKES];
+	struct cyclic_spike *spikes;	/* CYCLIC_MAX_SPIKES, with --spike only (cold) */
 	uint64_t interval_ns;		/* its own: interval + id * distance */
 	uint64_t first_release_ns;
 	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample, 0: none */
+	uint64_t last_handled_ns;	/* the last release sampled or counted missed, 0: none */
+	uint64_t releases;		/* releases on the grid from the first to that one,
+					 * counted apart from samples, missed and early
+					 * (0 in relative mode: no grid) */
 	bool done;			/* atomic: the thread has finished */
 	bool ended_by_duration;		/* it reached the end of the duration */
 	struct cyclic_shared *sh;
+	struct rtp_stack stack;		/* its own, sized by measurement (CYCLIC_STACK_BYTES) */
 };
+
+/*
+ * A measuring thread's stack.  Measured (tests/integration/scale-stack.t,
+ * "stack_peak_bytes" in every document): the thread uses about a quarter
+ * of it, a signal frame included.
+ */
+#define CYCLIC_STACK_BYTES (32 * 1024)
 
 struct cyclic_shared {
 	const struct cyclic_opts *o;

@@ -17,8 +17,6 @@
 #include "rt.h"
 #include "run.h"
 
-#define STACK_PREFAULT (64 * 1024)
-
 static void spike(struct cyclic_thread *t, uint64_t when, uint64_t lat)
 {
 	int i, lo = 0;
@@ -69,6 +67,7 @@ static inline void account(struct cyclic_thread *t, const struct cyclic_opts *o,
 {
 	uint64_t lat;
 
+	t->last_handled_ns = release;
 	if (__builtin_expect(now < release, 0)) {
 		t->early++;
 		return;
@@ -103,8 +102,11 @@ static int setup(struct cyclic_thread *t)
 		s.deadline_ns = t->interval_ns;
 		s.period_ns = t->interval_ns;
 	}
-	/* A deadline task's affinity must span its root domain: it runs unpinned (cpu -1). */
-	return rtp_thread_setup(t->cpu, NULL, &s, RTP_THREAD_TIMERSLACK, STACK_PREFAULT, &t->err_what);
+	/*
+	 * A deadline task's affinity must span its root domain: it runs unpinned (cpu -1).
+	 * No stack prefault: the stack was painted, so faulted in, when mapped (stack.h).
+	 */
+	return rtp_thread_setup(t->cpu, NULL, &s, RTP_THREAD_TIMERSLACK, 0, &t->err_what);
 }
 
 /*
@@ -139,6 +141,16 @@ static uint64_t releases_within(const struct cyclic_shared *sh, uint64_t interva
 		return 0;
 	in = (sh->end_ns - first) / interval_ns + 1;
 	return k < in ? k : in;
+}
+
+/* k releases from 'from' on passed over: those inside the duration are missed. */
+static void miss(struct cyclic_thread *t, uint64_t from, uint64_t k)
+{
+	uint64_t in = releases_within(t->sh, t->interval_ns, from, k);
+
+	RTP_ST(&t->missed, RTP_LD(&t->missed) + in);
+	if (in)
+		t->last_handled_ns = from + (in - 1) * t->interval_ns;
 }
 
 static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
@@ -183,7 +195,7 @@ static void run_nanosleep(struct cyclic_thread *t, const struct cyclic_opts *o)
 		if (now >= next) {
 			uint64_t k = (now - next) / t->interval_ns + 1;
 
-			RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(sh, t->interval_ns, next, k));
+			miss(t, next, k);
 			next += k * t->interval_ns;
 		}
 	}
@@ -224,8 +236,7 @@ static void run_timerfd(struct cyclic_thread *t, const struct cyclic_opts *o)
 		account(t, o, release, now);
 		served += exp;
 		if (exp > 1)
-			RTP_ST(&t->missed, RTP_LD(&t->missed) +
-			       releases_within(sh, t->interval_ns, release + t->interval_ns, exp - 1));
+			miss(t, release + t->interval_ns, exp - 1);
 		cycles++;
 		if (o->co.loops && cycles >= o->co.loops)
 			break;
@@ -245,7 +256,7 @@ static void skip_late_start(struct cyclic_thread *t)
 	if (now <= t->first_release_ns)
 		return;
 	k = (now - t->first_release_ns) / t->interval_ns + 1;
-	RTP_ST(&t->missed, RTP_LD(&t->missed) + releases_within(t->sh, t->interval_ns, t->first_release_ns, k));
+	miss(t, t->first_release_ns, k);
 	t->first_release_ns += k * t->interval_ns;
 }
 
@@ -254,16 +265,20 @@ void *cyclic_thread_main(void *arg)
 	struct cyclic_thread *t = arg;
 	struct cyclic_shared *sh = t->sh;
 	const struct cyclic_opts *o = sh->o;
+	uint64_t first;
 
 	t->err = setup(t);
 	if (!rtp_gate_pass(&sh->gate, t->err) || __atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
 		goto out;
 	t->first_release_ns = sh->start_ns + (uint64_t)t->id * o->offset_ns;
+	first = t->first_release_ns;
 	skip_late_start(t);
 	if (o->timer == CYCLIC_TIMERFD)
 		run_timerfd(t, o);
 	else
 		run_nanosleep(t, o);
+	if (!o->relative && t->last_handled_ns)
+		t->releases = (t->last_handled_ns - first) / t->interval_ns + 1;
 out:
 	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 	rtp_run_wake(sh->run);

@@ -22,7 +22,12 @@
 
 #define TOOL "rtproof-irqlat"
 #define TICK_NS 100000000ull
-#define THREAD_STACK (256 * 1024)
+/*
+ * The reader's stack: measured ("stack_peak_bytes" in the document,
+ * tests/integration/scale-stack.t); the timerlat reader keeps an 8 KiB
+ * line buffer on it.
+ */
+#define IRQLAT_STACK_BYTES (36 * 1024)
 
 static enum irqlat_source choose(struct irqlat_run *r)
 {
@@ -483,13 +488,18 @@ static int irqlat_reader(struct rtp_run *run)
 		printf("%s: source %s: %s\n", TOOL, irqlat_source_name(r->src), irqlat_source_label(r->src));
 	fflush(stdout);
 	rtp_run_interrupt_signal(SIGUSR1);	/* a blocked read returns EINTR */
+	/* its own small stack: mlockall(MCL_FUTURE) locks all of it */
+	ret = -rtp_stack_alloc(&r->reader_stack, IRQLAT_STACK_BYTES);
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	if (!ret)
+		ret = -rtp_stack_attr(&r->reader_stack, &attr);
 	r->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
-	ret = pthread_create(&r->reader_th, &attr, reader, r);
+	if (!ret)
+		ret = pthread_create(&r->reader_th, &attr, reader, r);
 	pthread_attr_destroy(&attr);
 	if (ret) {
 		rtp_gate_create_error(NULL, "the reader thread", -ret);
+		rtp_stack_free(&r->reader_stack);
 		return RTP_EXIT_ERROR;
 	}
 	if (r->o.co.duration_ns)
@@ -498,6 +508,8 @@ static int irqlat_reader(struct rtp_run *run)
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 	rtp_run_stop_threads(run, 1, SIGUSR1, irqlat_thread_of, irqlat_done_of, r);
 	pthread_join(r->reader_th, NULL);
+	r->reader_stack_peak = rtp_stack_peak(&r->reader_stack);
+	rtp_stack_free(&r->reader_stack);
 	r->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	run->duration_s = (double)(r->end_ns - r->start_ns) / 1e9;
 	irqlat_teardown(run);
@@ -525,6 +537,15 @@ static const char *irqlat_explain_cpus(struct rtp_run *run, cpu_set_t *set)
 	return NULL;
 }
 
+static void irqlat_json_resources(struct rtp_run *run, struct rtp_json *j)
+{
+	struct irqlat_run *r = run->b;
+
+	rtp_json_uint(j, "hist_bytes_per_thread", sizeof(struct rtp_hist) * ST_N);
+	rtp_json_uint(j, "stack_bytes_per_thread", IRQLAT_STACK_BYTES);
+	rtp_json_uint(j, "stack_peak_bytes", r->reader_stack_peak);
+}
+
 const struct rtp_bench_ops irqlat_ops = {
 	.tool = TOOL,
 	.duration_help = "10 s, or until the loops with -l",
@@ -542,6 +563,7 @@ const struct rtp_bench_ops irqlat_ops = {
 	.metrics = irqlat_json_metrics,
 	.events = irqlat_json_events,
 	.explain_cpus = irqlat_explain_cpus,
+	.resources = irqlat_json_resources,
 };
 
 int irqlat_main(int argc, char **argv)

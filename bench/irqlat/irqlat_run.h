@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "irqlat.h"
+#include "stack.h"
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
 
@@ -27,6 +28,8 @@ struct irqlat_run {
 
 	/* the reader thread */
 	pthread_t reader_th;
+	struct rtp_stack reader_stack;	/* IRQLAT_STACK_BYTES, painted (stack.h) */
+	size_t reader_stack_peak;	/* measured after the join */
 	int stop;			/* atomic */
 	int reader_done;		/* atomic */
 	uint64_t events;		/* atomic: records so far */
@@ -51,6 +54,8 @@ struct irqlat_run {
 	 * rtla timerlat -u; the kernel's own timerlat/N threads stay off. */
 #define IRQLAT_TL_MAX_USER 64
 #define IRQLAT_TL_USER_PRIO 95
+	/* their stack: a read() loop and a 600-byte path (locked whole by mlockall) */
+#define IRQLAT_TL_USER_STACK (32 * 1024)
 	bool tl_user;			/* user threads ran: the user-return stage */
 	int tl_nuser;
 	int tl_user_err;		/* first error of a user thread (negative errno) */

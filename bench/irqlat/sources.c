@@ -28,7 +28,6 @@
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
 
-#define STACK_PREFAULT	(64 * 1024)
 
 const struct irqlat_source_ops *const irqlat_sources[SRC_N] = {
 	[SRC_MODULE] = &irqlat_module_ops,
@@ -84,7 +83,7 @@ void *irqlat_reader_main(void *arg)
 	struct rtp_sched s = { .policy = r->o.priority > 0 ? SCHED_FIFO : SCHED_OTHER,
 			       .priority = r->o.priority };
 
-	ret = rtp_thread_setup(r->o.cpu, NULL, &s, 0, STACK_PREFAULT, &r->reader_err_what);
+	ret = rtp_thread_setup(r->o.cpu, NULL, &s, 0, 0, &r->reader_err_what);	/* stack painted */
 	if (ret)
 		r->reader_err = ret;
 	else

@@ -138,19 +138,23 @@ static void tl_user_stop(struct irqlat_run *r)
 static int tl_user_start(struct irqlat_run *r)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	int c, ret;
+	pthread_attr_t attr;
+	int c, ret = 0;
 
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, IRQLAT_TL_USER_STACK);
 	for (c = 0; c < n && r->tl_nuser < IRQLAT_TL_MAX_USER; c++) {
 		if (r->o.cpu >= 0 && c != r->o.cpu)
 			continue;
 		tl_user_args[r->tl_nuser] = (struct tl_user_arg){ .r = r, .cpu = c };
-		ret = pthread_create(&r->tl_user_thr[r->tl_nuser], NULL, tl_user_thread,
+		ret = pthread_create(&r->tl_user_thr[r->tl_nuser], &attr, tl_user_thread,
 				     &tl_user_args[r->tl_nuser]);
 		if (ret)
-			return -ret;
+			break;
 		r->tl_nuser++;
 	}
-	return 0;
+	pthread_attr_destroy(&attr);
+	return -ret;
 }
 
 static int timerlat_setup(struct irqlat_run *r)

@@ -35,7 +35,7 @@ struct con_thread {
 };
 
 struct con_case {
-	struct rtp_hist all;
+	struct rtp_hist_wide all;
 	int kind;
 	int nthreads;
 	bool ran;
@@ -288,7 +288,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 		return ret;
 	}
 
-	rtp_hist_init(&cc->all);
+	rtp_hist_init_wide(&cc->all);
 	cc->min_acq = UINT64_MAX;
 	{
 		uint64_t end = r->start_ns;
@@ -296,7 +296,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 		for (i = 0; i < cc->nthreads; i++) {
 			struct con_thread *t = &cc->t[i];
 
-			rtp_hist_merge(&cc->all, &t->wait);
+			rtp_hist_merge(&cc->all.h, &t->wait);
 			cc->total += t->acq;
 			cc->reads += t->reads;
 			cc->writes += t->writes;
@@ -394,9 +394,9 @@ static void con_print(const struct ls_ctx *c)
 		printf("%-14s %7d %14.0f %10s %10s %10s %7.1f%% %7.1f%% %12s %10llu %s\n",
 		       ls_kind_names[cc->kind], cc->nthreads,
 		       cc->elapsed_s > 0 ? (double)cc->total / cc->elapsed_s : 0.0,
-		       rtp_format_ns(rtp_hist_percentile(&cc->all, 50), a, sizeof(a)),
-		       rtp_format_ns(rtp_hist_percentile(&cc->all, 99), b, sizeof(b)),
-		       rtp_format_ns(cc->all.max, d, sizeof(d)),
+		       rtp_format_ns(rtp_hist_percentile(&cc->all.h, 50), a, sizeof(a)),
+		       rtp_format_ns(rtp_hist_percentile(&cc->all.h, 99), b, sizeof(b)),
+		       rtp_format_ns(cc->all.h.max, d, sizeof(d)),
 		       cc->total ? 100.0 * (double)cc->min_acq / (double)cc->total : 0.0,
 		       cc->total ? 100.0 * (double)cc->max_acq / (double)cc->total : 0.0,
 		       rtp_format_ns(cc->max_gap_ns, e, sizeof(e)), (unsigned long long)cc->lost,
@@ -432,7 +432,7 @@ static void con_json_metrics(const struct ls_ctx *c, struct rtp_json *j)
 				rtp_json_uint(j, "acquisitions", cc->t[k].acq);
 				rtp_json_uint(j, "longest_gap_ns", cc->t[k].max_gap_ns);
 			}
-			ls_json_metric_end(j, all ? &cc->all : &cc->t[k].wait);
+			ls_json_metric_end(j, all ? &cc->all.h : &cc->t[k].wait);
 		}
 	}
 }
@@ -476,9 +476,9 @@ static void con_json_facts(const struct ls_ctx *c, struct rtp_json *j)
 		rtp_json_uint(j, "reads", cc->reads);
 		rtp_json_uint(j, "writes", cc->writes);
 		rtp_json_double(j, "acq_per_s", cc->elapsed_s > 0 ? (double)cc->total / cc->elapsed_s : 0);
-		rtp_json_uint(j, "wait_p50_ns", rtp_hist_percentile(&cc->all, 50));
-		rtp_json_uint(j, "wait_p99_ns", rtp_hist_percentile(&cc->all, 99));
-		rtp_json_uint(j, "wait_max_ns", cc->all.max);
+		rtp_json_uint(j, "wait_p50_ns", rtp_hist_percentile(&cc->all.h, 50));
+		rtp_json_uint(j, "wait_p99_ns", rtp_hist_percentile(&cc->all.h, 99));
+		rtp_json_uint(j, "wait_max_ns", cc->all.h.max);
 		rtp_json_uint(j, "min_thread_acquisitions", cc->min_acq);
 		rtp_json_uint(j, "max_thread_acquisitions", cc->max_acq);
 		rtp_json_double(j, "min_share", cc->total ? (double)cc->min_acq / (double)cc->total : 0);

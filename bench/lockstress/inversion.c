@@ -207,7 +207,7 @@ static void *inv_thread(void *arg)
 	int prio = r->c->o.priority - offs[t->role];
 
 	r->err[t->role] = ls_thread_setup(r->inv->cpu, NULL, SCHED_FIFO, prio);
-	rtp_prefault_stack(64 * 1024);
+	/* no prefault: the stack was painted, so faulted in, when mapped (stack.h) */
 	/* Through the gate once set up: start_ns written, or told to leave. */
 	if (rtp_gate_pass(&r->gate, r->err[t->role]) && !ls_stopped(r->c)) {
 		if (t->role == LOW)

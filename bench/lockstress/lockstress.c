@@ -62,7 +62,14 @@ static struct load_arg *load_start(struct ls_ctx *c, cpu_set_t *used)
 			continue;
 		args[n].c = c;
 		args[n].cpu = cpu;
-		if (pthread_create(&c->load_th[n], &c->attr, load_thread, &args[n]))
+		pthread_attr_t attr;
+		int ret = ls_thread_attr(c, &attr);
+
+		if (!ret) {
+			ret = pthread_create(&c->load_th[n], &attr, load_thread, &args[n]);
+			pthread_attr_destroy(&attr);
+		}
+		if (ret)
 			break;
 		CPU_SET(cpu, used);
 		n++;
@@ -84,12 +91,62 @@ static void load_stop(struct ls_ctx *c)
 	c->load_th = NULL;
 }
 
+int ls_thread_attr(struct ls_ctx *c, pthread_attr_t *attr)
+{
+	struct rtp_stack *s;
+	int ret;
+
+	if (c->nstacks == c->stacks_cap) {
+		int cap = c->stacks_cap ? 2 * c->stacks_cap : 16;
+
+		s = realloc(c->stacks, (size_t)cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		c->stacks = s;
+		c->stacks_cap = cap;
+	}
+	s = &c->stacks[c->nstacks];
+	ret = rtp_stack_alloc(s, LS_STACK_BYTES);
+	if (ret)
+		return ret;
+	c->nstacks++;
+	pthread_attr_init(attr);
+	ret = rtp_stack_attr(s, attr);
+	if (ret)
+		pthread_attr_destroy(attr);
+	return ret;
+}
+
+/* Stacks from index 'from' on, of threads all joined: their peak is kept, they are unmapped. */
+static void stacks_release(struct ls_ctx *c, int from)
+{
+	size_t p;
+
+	if (c->abandoned)
+		return;	/* a stuck thread may still run on one */
+	while (c->nstacks > from) {
+		struct rtp_stack *s = &c->stacks[--c->nstacks];
+
+		p = rtp_stack_peak(s);
+		if (p > c->stack_peak)
+			c->stack_peak = p;
+		rtp_stack_free(s);
+	}
+}
+
 int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
 	     void *arg, const char *scenario, const char *what, int idx)
 {
+	pthread_attr_t attr;
 	char name[64];
-	int ret = rtp_gate_create(g, th, &c->attr, fn, arg);
+	int ret = ls_thread_attr(c, &attr);
 
+	if (!ret) {
+		ret = rtp_gate_create(g, th, &attr, fn, arg);
+		pthread_attr_destroy(&attr);
+	} else {
+		rtp_gate_open(g, false);	/* as a failed create does: the started ones leave */
+	}
 	if (!ret)
 		return 0;
 	if (idx >= 0)
@@ -209,9 +266,6 @@ static int ls_setup(struct rtp_run *run, char *why, size_t len)
 	(void)why;
 	(void)len;
 	c->run = run;
-	/* mlockall(MCL_FUTURE) would lock a default 8 MiB stack per thread. */
-	pthread_attr_init(&c->attr);
-	pthread_attr_setstacksize(&c->attr, LS_STACK_BYTES);
 	c->attr_set = true;
 	if (rtp_cpus_online(&c->online))
 		CPU_ZERO(&c->online);
@@ -223,7 +277,7 @@ static int ls_scenarios(struct rtp_run *run)
 	struct ls_ctx *c = run->b;
 	cpu_set_t mainset;
 	uint64_t end_ns;
-	int ret, i;
+	int ret, i, load_stacks;
 
 	/* Keep this (SCHED_OTHER) supervisor off the CPU of the one-CPU scenarios. */
 	mainset = c->online;
@@ -248,6 +302,7 @@ static int ls_scenarios(struct rtp_run *run)
 			c->supervisor_prio = s.priority;
 	}
 	c->load_args = load_start(c, &c->load_cpus);
+	load_stacks = c->nstacks;
 
 	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < c->o.nscen && !ls_stopped(c) && !c->abandoned; i++) {
@@ -260,11 +315,13 @@ static int ls_scenarios(struct rtp_run *run)
 			return RTP_EXIT_ERROR;
 		}
 		c->ran[c->o.scen[i]] = true;
+		stacks_release(c, load_stacks);
 		if (ret)
 			rtp_error("%s: %s", ops->name, strerror(-ret));
 	}
 	end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	load_stop(c);
+	stacks_release(c, 0);
 	run->stopped_by = c->signal ? "signal" : "end";
 	run->duration_s = (double)(end_ns - c->start_ns) / 1e9;
 	return 0;
@@ -332,7 +389,17 @@ static void ls_teardown(struct rtp_run *run)
 	free(c->load_args);
 	for (i = 0; i < LS_NSCEN; i++)
 		scenario_ops[i]->destroy(c);
-	pthread_attr_destroy(&c->attr);
+	stacks_release(c, 0);
+	free(c->stacks);
+	c->stacks = NULL;
+}
+
+static void ls_json_resources(struct rtp_run *run, struct rtp_json *j)
+{
+	struct ls_ctx *c = run->b;
+
+	rtp_json_uint(j, "stack_bytes_per_thread", LS_STACK_BYTES);
+	rtp_json_uint(j, "stack_peak_bytes", c->stack_peak);
 }
 
 const struct rtp_bench_ops ls_ops = {
@@ -350,6 +417,7 @@ const struct rtp_bench_ops ls_ops = {
 	.metrics = ls_json_metrics,
 	.events = ls_json_events,
 	.extra = ls_json_extra,
+	.resources = ls_json_resources,
 };
 
 int lockstress_main(int argc, char **argv)

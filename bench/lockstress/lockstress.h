@@ -15,6 +15,7 @@
 #include "json.h"
 #include "result.h"
 #include "run.h"
+#include "stack.h"
 #include "sysinfo.h"
 
 #define LS_TOOL "rtproof-lockstress"
@@ -101,8 +102,11 @@ struct ls_ctx {
 	struct rtp_run *run;		/* the driver's: signals, system facts, document */
 	int stop;			/* atomic: a signal asked the run to end */
 	int signal;			/* the signal taken, 0 if none */
-	pthread_attr_t attr;		/* every thread: a small stack (all of it is locked) */
-	bool attr_set;
+	bool attr_set;			/* set up: teardown has work */
+	/* every thread on a small stack of its own (all of it is locked), freed per scenario */
+	struct rtp_stack *stacks;
+	int nstacks, stacks_cap;
+	size_t stack_peak;		/* the deepest any thread went (stack.h) */
 	int abandoned;			/* threads left stuck: exit with _exit() */
 	bool start_failed;		/* atomic: a thread could not be started: exit 1 */
 	uint64_t start_ns;
@@ -129,7 +133,14 @@ static inline bool ls_stopped(const struct ls_ctx *c)
 	       __atomic_load_n(&c->start_failed, __ATOMIC_RELAXED);
 }
 
-#define LS_STACK_BYTES (512 * 1024)
+/*
+ * A thread's stack: measured ("stack_peak_bytes" in the document,
+ * tests/integration/scale-stack.t).
+ */
+#define LS_STACK_BYTES (32 * 1024)
+
+/* Initialises attr for a new thread on a fresh stack of LS_STACK_BYTES; 0 or -errno. */
+int ls_thread_attr(struct ls_ctx *c, pthread_attr_t *attr);
 
 /* ---- helpers (util.c) ---------------------------------------------------- */
 

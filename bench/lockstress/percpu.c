@@ -46,7 +46,7 @@ struct pc_thr {
 };
 
 struct pc_var {
-	struct rtp_hist all;
+	struct rtp_hist_wide all;
 	bool ran;
 	int err;
 	double elapsed_s;
@@ -215,12 +215,12 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 			rtp_error("percpu: %s, thread %d did not stop", var_names[var], i);
 	if (c->abandoned)
 		return ret ? ret : -ETIMEDOUT;
-	rtp_hist_init(&v->all);
+	rtp_hist_init_wide(&v->all);
 	end = r->start_ns;
 	for (i = 0; i < pc->nthreads; i++) {
 		const struct pc_thr *t = &r->t[i];
 
-		rtp_hist_merge(&v->all, &t->wait);
+		rtp_hist_merge(&v->all.h, &t->wait);
 		v->ops += t->ops;
 		v->migrations += t->migrations;
 		v->moved_in_section += t->moved_in_section;
@@ -299,9 +299,9 @@ static void pc_print(const struct ls_ctx *c)
 			continue;
 		printf("%-12s %14.0f %10s %10s %10s %11llu %9llu %12llu %s\n", var_names[var],
 		       v->elapsed_s > 0 ? (double)v->ops / v->elapsed_s : 0.0,
-		       rtp_format_ns(rtp_hist_percentile(&v->all, 50), a, sizeof(a)),
-		       rtp_format_ns(rtp_hist_percentile(&v->all, 99), b, sizeof(b)),
-		       rtp_format_ns(v->all.max, d, sizeof(d)), (unsigned long long)v->migrations,
+		       rtp_format_ns(rtp_hist_percentile(&v->all.h, 50), a, sizeof(a)),
+		       rtp_format_ns(rtp_hist_percentile(&v->all.h, 99), b, sizeof(b)),
+		       rtp_format_ns(v->all.h.max, d, sizeof(d)), (unsigned long long)v->migrations,
 		       (unsigned long long)v->moved_in_section, (unsigned long long)v->lost,
 		       v->sum == v->ops ? "exact" : "MISMATCH");
 	}
@@ -324,7 +324,7 @@ static void pc_json_metrics(const struct ls_ctx *c, struct rtp_json *j)
 		rtp_json_string(j, "variant", var_names[var]);
 		rtp_json_int(j, "threads", pc->nthreads);
 		rtp_json_string(j, "thread", "all");
-		ls_json_metric_end(j, &v->all);
+		ls_json_metric_end(j, &v->all.h);
 	}
 }
 
@@ -350,9 +350,9 @@ static void pc_json_facts(const struct ls_ctx *c, struct rtp_json *j)
 			rtp_json_double(j, "elapsed_s", v->elapsed_s);
 			rtp_json_uint(j, "updates", v->ops);
 			rtp_json_double(j, "updates_per_s", v->elapsed_s > 0 ? (double)v->ops / v->elapsed_s : 0);
-			rtp_json_uint(j, "wait_p50_ns", rtp_hist_percentile(&v->all, 50));
-			rtp_json_uint(j, "wait_p99_ns", rtp_hist_percentile(&v->all, 99));
-			rtp_json_uint(j, "wait_max_ns", v->all.max);
+			rtp_json_uint(j, "wait_p50_ns", rtp_hist_percentile(&v->all.h, 50));
+			rtp_json_uint(j, "wait_p99_ns", rtp_hist_percentile(&v->all.h, 99));
+			rtp_json_uint(j, "wait_max_ns", v->all.h.max);
 			rtp_json_uint(j, "migrations", v->migrations);
 			rtp_json_uint(j, "moved_in_section", v->moved_in_section);
 			rtp_json_uint(j, "sum", v->sum);

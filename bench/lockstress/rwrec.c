@@ -113,6 +113,7 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 	pthread_rwlock_t rw;
 	pthread_t th;
 	uint64_t t0;
+	pthread_attr_t attr;
 	int ret, held = 0, i;
 
 	if (!f || rwlock_make(&rw, kind))
@@ -122,7 +123,12 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 	held = 1;
 	w.rw = &rw;
 	w.timeout_ns = 4 * to + SLACK_NS;
-	if (pthread_create(&th, &c->attr, writer, &w)) {
+	ret = ls_thread_attr(c, &attr);
+	if (!ret) {
+		ret = pthread_create(&th, &attr, writer, &w);
+		pthread_attr_destroy(&attr);
+	}
+	if (ret) {
 		snprintf(f->writer, sizeof(f->writer), "could not start the writer");
 		c->rwr->errors++;
 		goto out_unlock;

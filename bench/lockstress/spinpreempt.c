@@ -48,7 +48,7 @@ struct sp_thr {
 };
 
 struct sp_var {
-	struct rtp_hist all;
+	struct rtp_hist_wide all;
 	struct sp_thr t[SP_THREADS];
 	bool ran;
 	uint64_t acq, holder_preempted, backoffs, longest_spin_ns, timeouts;
@@ -177,7 +177,7 @@ static void *sp_thread(void *arg)
 	struct sp_run *r = t->r;
 
 	t->err = ls_thread_setup(r->c->spp->cpu, NULL, SCHED_FIFO, t->prio);
-	rtp_prefault_stack(64 * 1024);
+	/* no prefault: the stack was painted, so faulted in, when mapped (stack.h) */
 	if (rtp_gate_pass(&r->gate, t->err) && !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		sp_loop(t);
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
@@ -239,11 +239,11 @@ static int run_variant(struct ls_ctx *c, struct ls_spinpreempt *sp, int var)
 	v->elapsed_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	if (c->abandoned)
 		return ret;
-	rtp_hist_init(&v->all);
+	rtp_hist_init_wide(&v->all);
 	for (i = 0; i < SP_THREADS; i++) {
 		const struct sp_thr *t = &v->t[i];
 
-		rtp_hist_merge(&v->all, &t->wait);
+		rtp_hist_merge(&v->all.h, &t->wait);
 		v->acq += t->acq;
 		v->holder_preempted += t->holder_preempted;
 		v->backoffs += t->backoffs;
@@ -341,7 +341,7 @@ static void sp_json_metrics(const struct ls_ctx *c, struct rtp_json *j)
 			rtp_json_int(j, "cpu", sp->cpu);
 			if (i == SP_THREADS) {
 				rtp_json_string(j, "thread", "all");
-				ls_json_metric_end(j, &v->all);
+				ls_json_metric_end(j, &v->all.h);
 			} else {
 				rtp_json_int(j, "thread", i);
 				rtp_json_int(j, "priority", v->t[i].prio);
@@ -384,9 +384,9 @@ static void sp_json_facts(const struct ls_ctx *c, struct rtp_json *j)
 			rtp_json_uint(j, "longest_spin_ns", v->longest_spin_ns);
 		else
 			rtp_json_uint(j, "lock_timeouts", v->timeouts);
-		rtp_json_uint(j, "wait_p50_ns", rtp_hist_percentile(&v->all, 50));
-		rtp_json_uint(j, "wait_p99_ns", rtp_hist_percentile(&v->all, 99));
-		rtp_json_uint(j, "wait_max_ns", v->all.max);
+		rtp_json_uint(j, "wait_p50_ns", rtp_hist_percentile(&v->all.h, 50));
+		rtp_json_uint(j, "wait_p99_ns", rtp_hist_percentile(&v->all.h, 99));
+		rtp_json_uint(j, "wait_max_ns", v->all.h.max);
 		rtp_json_end_object(j);
 	}
 	rtp_json_end_array(j);
@@ -414,13 +414,13 @@ static void sp_verdict(const struct ls_ctx *c, struct rtp_verdict *v, char *reas
 	 * time) would otherwise decide; the max is reported beside it.
 	 */
 	rtp_verdict_check(v, "p99 spin_preempt_wait lock=pi-mutex", "<=", (double)sp->bound_ns / 1e3,
-			  pi->timeouts ? 1e300 : (double)rtp_hist_percentile(&pi->all, 99) / 1e3, "us");
+			  pi->timeouts ? 1e300 : (double)rtp_hist_percentile(&pi->all.h, 99) / 1e3, "us");
 	snprintf(reason, len, "spin-preempt: spinlock holder preempted %llu times, longest spin "
 		 "%.3f ms, %llu spins gave up; PI mutex p99 wait %.3f ms",
 		 (unsigned long long)sp->v[SP_SPIN].holder_preempted,
 		 (double)sp->v[SP_SPIN].longest_spin_ns / 1e6,
 		 (unsigned long long)sp->v[SP_SPIN].backoffs,
-		 (double)rtp_hist_percentile(&pi->all, 99) / 1e6);
+		 (double)rtp_hist_percentile(&pi->all.h, 99) / 1e6);
 }
 
 static void sp_destroy(struct ls_ctx *c)

@@ -91,7 +91,8 @@ static void percentiles(void)
 	static const double ps[] = { 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100 };
 	static const int sizes[] = { 1, 2, 7, 100, 1000, 100003 };
 	uint64_t seed = 7;
-	struct rtp_hist *h = malloc(sizeof(*h));
+	struct rtp_hist_wide *w = malloc(sizeof(*w));
+	struct rtp_hist *h = &w->h;	/* wide: the log-uniform values span 34 powers of two */
 	uint64_t *v = malloc(sizeof(uint64_t) * 100003);
 	bool never_under = true, tight = true, minmax = true;
 	size_t s, i, k;
@@ -101,7 +102,7 @@ static void percentiles(void)
 		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 			size_t n = (size_t)sizes[s];
 
-			rtp_hist_init(h);
+			rtp_hist_init_wide(w);
 			for (i = 0; i < n; i++) {
 				if (dist == 0)
 					v[i] = logu(&seed);
@@ -136,23 +137,141 @@ static void percentiles(void)
 	ok(minmax, "exact count, min and max");
 	ok(never_under, "percentiles never understate the exact sorted value");
 	ok(tight, "percentiles within one bucket (2^-%d) of the exact value", RTP_HIST_SUB_BITS);
-	rtp_hist_init(h);
+	rtp_hist_init_wide(w);
 	is_u64(rtp_hist_percentile(h, 99), 0, "an empty histogram's percentile is 0");
 	rtp_hist_record(h, 123456789);
 	is_u64(rtp_hist_percentile(h, 50), 123456789, "a single sample: p50 is that sample (capped at max)");
 	free(v);
+	free(w);
+}
+
+struct bucket_list {
+	uint64_t v[3 * RTP_HIST_NBUCKETS];
+	size_t n;
+	uint64_t total, prev_hi;
+	bool ordered;
+};
+
+static int collect(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
+{
+	struct bucket_list *l = arg;
+
+	if (l->n && lo <= l->prev_hi)
+		l->ordered = false;
+	l->prev_hi = hi;
+	l->v[l->n++] = lo;
+	l->v[l->n++] = hi;
+	l->v[l->n++] = count;
+	l->total += count;
+	return 0;
+}
+
+static bool same_buckets(const struct rtp_hist *a, const struct rtp_hist *b)
+{
+	static struct bucket_list x, y;
+
+	memset(&x, 0, sizeof(x));
+	memset(&y, 0, sizeof(y));
+	x.ordered = y.ordered = true;
+	rtp_hist_foreach(a, collect, &x);
+	rtp_hist_foreach(b, collect, &y);
+	return x.ordered && y.ordered && x.n == y.n && !memcmp(x.v, y.v, x.n * sizeof(x.v[0]));
+}
+
+/* The compact histogram: pages of buckets on demand, coarse past its pool. */
+static void compact(void)
+{
+	struct rtp_hist *h = malloc(sizeof(*h)), *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct rtp_hist_wide *w = malloc(sizeof(*w)), *w2 = malloc(sizeof(*w2));
+	static struct bucket_list l;
+	static uint64_t v[40000];
+	uint64_t seed = 5, x, lo, hi;
+	bool never_under = true;
+	size_t i, n = 0;
+	unsigned k;
+
+	ok(sizeof(struct rtp_hist) < 12 * 1024, "a thread's histogram is %zu bytes (pages of 32-bit counts)",
+	   sizeof(struct rtp_hist));
+	/* 1 us to 4 ms: 12 powers of two, all at full resolution */
+	rtp_hist_init(h);
+	rtp_hist_init_wide(w);
+	for (i = 0; i < 30000; i++) {
+		x = 1024 + rnd(&seed) % (4096 * 1024 - 1024);
+		rtp_hist_record(h, x);
+		rtp_hist_record(&w->h, x);
+	}
+	ok(rtp_hist_coarse(h) == 0 && same_buckets(h, &w->h),
+	   "12 powers of two: every value in its bucket, as in a wide histogram (%u pages)", h->used);
+
+	/* 100 ns to 10 s: more powers of two than the pool holds */
+	rtp_hist_init(h);
+	for (i = 0; i < 40000; i++) {
+		v[n] = 100 + (uint64_t)exp((double)(rnd(&seed) >> 11) / 9007199254740992.0 * log(1e8));
+		rtp_hist_record(h, v[n++]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	memset(&l, 0, sizeof(l));
+	l.ordered = true;
+	rtp_hist_foreach(h, collect, &l);
+	ok(rtp_hist_coarse(h) > 0 && h->count == n && h->min == v[0] && h->max == v[n - 1],
+	   "past the pool: %llu values coarse, count, min and max still exact",
+	   (unsigned long long)rtp_hist_coarse(h));
+	ok(l.ordered && l.total == n, "its buckets ascend without overlap and hold every value");
+	for (k = 1; k <= 1000; k++) {
+		double p = k / 10.0;
+		size_t rank = (size_t)ceil(p / 100.0 * (double)n - 1e-9);
+
+		if (rtp_hist_percentile(h, p) < v[(rank ? rank : 1) - 1])
+			never_under = false;
+	}
+	ok(never_under, "its percentiles never understate (p0.1 to p100)");
+
+	/* merging compact histograms into a wide one is exact */
+	rtp_hist_init(a);
+	rtp_hist_init(b);
+	rtp_hist_init_wide(w);
+	rtp_hist_init_wide(w2);
+	for (i = 0; i < 20000; i++) {
+		x = (i % 2 ? 1000 : 1000000) + rnd(&seed) % (i % 2 ? 200000 : 60000000);
+		rtp_hist_record(i % 2 ? a : b, x);
+		rtp_hist_record(&w2->h, x);
+	}
+	rtp_hist_merge(&w->h, a);
+	rtp_hist_merge(&w->h, b);
+	ok(rtp_hist_coarse(a) == 0 && rtp_hist_coarse(b) == 0 && rtp_hist_coarse(&w->h) == 0 &&
+	   w->h.used > RTP_HIST_POOL && same_buckets(&w->h, &w2->h) && w->h.count == w2->h.count,
+	   "two compact histograms merge exactly into a wide one (%u pages)", w->h.used);
+
+	/* a count that would pass 2^32 - 1: its page goes coarse, nothing is lost */
+	rtp_hist_init(h);
+	rtp_hist_record(h, 5000);
+	rtp_hist_add(h, rtp_hist_index(5000), UINT32_MAX - 1);
+	rtp_hist_record(h, 5000);
+	rtp_hist_record(h, 5100);
+	memset(&l, 0, sizeof(l));
+	l.ordered = true;
+	rtp_hist_foreach(h, collect, &l);
+	rtp_hist_bucket_range(rtp_hist_index(4096), &lo, &hi);
+	ok(l.n == 3 && l.v[0] == lo && l.v[2] == (uint64_t)UINT32_MAX + 2 && l.v[1] == 8191,
+	   "a full 32-bit count: the page is counted whole, [%llu, %llu] x %llu",
+	   (unsigned long long)l.v[0], (unsigned long long)l.v[1], (unsigned long long)l.v[2]);
 	free(h);
+	free(a);
+	free(b);
+	free(w);
+	free(w2);
 }
 
 static void merge_and_overflow(void)
 {
-	struct rtp_hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *all = malloc(sizeof(*all));
+	struct rtp_hist_wide *aw = malloc(sizeof(*aw)), *bw = malloc(sizeof(*bw)), *allw = malloc(sizeof(*allw));
+	struct rtp_hist *a = &aw->h, *b = &bw->h, *all = &allw->h;
 	uint64_t seed = 99, x;
 	int i;
 
-	rtp_hist_init(a);
-	rtp_hist_init(b);
-	rtp_hist_init(all);
+	rtp_hist_init_wide(aw);
+	rtp_hist_init_wide(bw);
+	rtp_hist_init_wide(allw);
 	for (i = 0; i < 100000; i++) {
 		x = logu(&seed);
 		rtp_hist_record(i % 3 ? a : b, x);
@@ -163,12 +282,12 @@ static void merge_and_overflow(void)
 	rtp_hist_merge(a, b);
 	ok(a->count == all->count && a->min == all->min && a->max == all->max && a->sum == all->sum &&
 	   a->sumsq == all->sumsq && a->overflow == all->overflow &&
-	   !memcmp(a->buckets, all->buckets, sizeof(a->buckets)), "merge equals recording everything in one");
+	   same_buckets(a, all), "merge equals recording everything in one");
 	is_u64(all->overflow, 1, "a value past the limit is counted as overflow");
 	is_u64(all->max, RTP_HIST_LIMIT + 5, "and still sets the exact max");
 	is_u64(rtp_hist_percentile(all, 100), RTP_HIST_LIMIT + 5, "p100 in the overflow reports the exact max");
 
-	rtp_hist_init(a);
+	rtp_hist_init_wide(aw);
 	rtp_hist_record(a, 10);
 	rtp_hist_record(a, 20);
 	rtp_hist_record(a, 30);
@@ -176,15 +295,16 @@ static void merge_and_overflow(void)
 	ok(fabs(rtp_hist_stddev(a) - 10.0) < 1e-9, "sample stddev of 10, 20, 30 is 10");
 	rtp_hist_snapshot(b, a);
 	ok(b->count == 3 && b->max == 30 && b->min == 10, "a snapshot copies the live figures");
-	free(a);
-	free(b);
-	free(all);
+	free(aw);
+	free(bw);
+	free(allw);
 }
 
 int main(void)
 {
 	round_trip();
 	percentiles();
+	compact();
 	merge_and_overflow();
 	return tap_done();
 }

@@ -73,6 +73,25 @@ static void doc_numbers(struct rtp_json *w)
 	rtp_json_end_object(w);
 }
 
+static void doc_rows(struct rtp_json *w)
+{
+	int i;
+
+	rtp_json_begin_object(w, NULL);
+	rtp_json_begin_array(w, "rows");
+	for (i = 0; i < 2; i++) {
+		rtp_json_begin_row(w, NULL);
+		rtp_json_uint(w, NULL, (uint64_t)i);
+		rtp_json_uint(w, NULL, 10);
+		rtp_json_end_array(w);
+	}
+	rtp_json_begin_row(w, NULL);
+	rtp_json_end_array(w);
+	rtp_json_end_array(w);
+	rtp_json_int(w, "after", 1);
+	rtp_json_end_object(w);
+}
+
 static void doc_big(struct rtp_json *w) { rtp_json_uint(w, NULL, UINT64_MAX); }
 static void misuse_unclosed(struct rtp_json *w) { rtp_json_begin_object(w, NULL); }
 static void misuse_key_in_array(struct rtp_json *w)
@@ -157,6 +176,14 @@ int main(void)
 		   json_array_size(json_object_get(root, "empty_arr")) == 0, "empty containers");
 	}
 	json_decref(root);
+	free(text);
+
+	text = render(doc_rows, &err, true);
+	ok(err == 0 && !strcmp(text, "{\n  \"rows\": [\n    [0, 10],\n    [1, 10],\n    []\n  ],\n  \"after\": 1\n}\n"),
+	   "rows stay on one line in a pretty document:\n%s", text);
+	free(text);
+	text = render(doc_rows, &err, false);
+	ok(err == 0 && !strcmp(text, "{\"rows\":[[0,10],[1,10],[]],\"after\":1}"), "and compact: %s", text);
 	free(text);
 
 	text = render(doc_big, &err, false);

@@ -100,6 +100,8 @@ static int add_doc(struct rtp_plot_set *set, struct rtp_plot_run *run, const cha
 		      rtp_plot_bench_name[b]);
 		return 0;
 	}
+	if (rtp_plot_per_cpu(doc))
+		return -ENOMEM;
 	run->doc[b] = json_incref(doc);
 	run->path[b] = strdup(file);
 	return run->path[b] ? 1 : -ENOMEM;

@@ -61,6 +61,15 @@ extern const char *const rtp_plot_bench_name[RP_NBENCH];
 int rtp_plot_load(struct rtp_plot_set *set, char *const *args, int nargs, char *msg, size_t len);
 void rtp_plot_set_free(struct rtp_plot_set *set);
 
+/*
+ * A document with more per-thread metrics of one name than this is shown
+ * per CPU: rtp_plot_per_cpu() replaces them in doc by one metric per CPU,
+ * merged exactly from its threads ("thread": "merged", "threads": n).
+ * 0, or -1 out of memory (doc unchanged).
+ */
+#define RTP_PLOT_MAX_THREADS 32
+int rtp_plot_per_cpu(json_t *doc);
+
 /* Writes NAME.dat, NAME.gp and (when gnuplot runs) NAME.png and NAME.svg
  * into outdir for every figure the set supports.  0 or a negative errno. */
 int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_plot_figs *figs,
