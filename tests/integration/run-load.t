@@ -20,7 +20,7 @@ done
 sleep 0.5
 left=0
 for p in $(pgrep -x hackbench); do
-	tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "$mark" && left=$((left + 1))
+	{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qx "$mark" && left=$((left + 1))
 done
 [ $left -eq 0 ]
 ok $? "none of the suite's hackbench processes is left running ($left)"
