@@ -55,6 +55,13 @@ static void find_thread(struct irqlat_run *r)
 	case SRC_TIMERLAT: {
 		char name[16];
 
+		if (r->tl_user) {
+			irqlat_timerlat_user_thread(r);
+			r->thr_note = "the suite's timerlat_fd user thread, as rtla timerlat -u's "
+				      "(its wake-up is thread_latency, its return to user space "
+				      "user_return_latency)";
+			break;
+		}
 		snprintf(name, sizeof(name), "%d", r->o.cpu >= 0 ? r->o.cpu : 0);
 		r->thr_note = "timerlat's measuring thread (no IRQ thread on its path: its "
 			      "timer interrupt is handled in hard-IRQ context)";
@@ -85,6 +92,16 @@ static int set_irq_prio(struct irqlat_run *r)
 			 r->src == SRC_MODULE ? " (irq/N-rtproof not found)" : "");
 		return -ENOENT;
 	}
+	if (r->thr.own) {
+		/* created at --irq-prio: thr holds what it runs at, as read back */
+		r->thr.prio_set = true;
+		if (r->thr.policy == SCHED_FIFO && r->thr.priority == r->o.irq_prio)
+			return 0;
+		snprintf(r->err, sizeof(r->err), "--irq-prio %d: %s (pid %d) runs at %s %d",
+			 r->o.irq_prio, r->thr.comm, r->thr.pid, rtp_policy_name(r->thr.policy),
+			 r->thr.priority);
+		return -EIO;
+	}
 	ret = rtp_sched_set(r->thr.pid, &s);
 	if (ret) {
 		snprintf(r->err, sizeof(r->err), "--irq-prio %d: cannot set %s (pid %d): %s",
@@ -101,7 +118,7 @@ static void restore_irq_prio(struct irqlat_run *r)
 {
 	struct rtp_sched s = { .policy = r->thr.orig_policy, .priority = r->thr.orig_priority };
 
-	if (r->thr.prio_set && rtp_sched_set(r->thr.pid, &s))
+	if (r->thr.prio_set && !r->thr.own && rtp_sched_set(r->thr.pid, &s))
 		rtp_warn("could not restore %s (pid %d) to %s %d", r->thr.comm, r->thr.pid,
 			 rtp_policy_name(r->thr.orig_policy), r->thr.orig_priority);
 }

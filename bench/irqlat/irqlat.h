@@ -60,6 +60,8 @@ struct irqlat_stats {
 	uint64_t records;
 	uint64_t unordered;		/* a <= b <= c <= d did not hold: not recorded */
 	uint64_t reader_not_waiting;	/* no (d): the reader was not blocked at (c) */
+	uint64_t reader_not_waiting_at_start;	/* of those, before the reader first waited */
+	bool reader_waited;		/* a record has found the reader blocked */
 	uint64_t seq_gaps;		/* events missing between records */
 	uint64_t next_seq;
 	uint64_t last_dropped, last_busy, last_overruns;
@@ -96,6 +98,8 @@ struct irqlat_thread {
 	int orig_priority;		/* before --irq-prio */
 	int orig_policy;
 	bool prio_set;
+	bool own;			/* a thread of this process (timerlat_fd): --irq-prio
+					 * is its priority from the start, nothing to restore */
 };
 int irqlat_find_irq_thread(const char *proc, int irq, const char *name, struct irqlat_thread *t);
 /* The task whose comm is exactly comm (e.g. "timerlat/0"). */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +92,7 @@ static void tl_path(const struct irqlat_run *r, const char *name, char *buf, siz
 struct tl_user_arg {
 	struct irqlat_run *r;
 	int cpu;
+	int idx;
 };
 static struct tl_user_arg tl_user_args[IRQLAT_TL_MAX_USER];
 
@@ -101,11 +103,15 @@ static void *tl_user_thread(void *arg)
 	char p[600], b;
 	int fd, ret;
 
+	snprintf(p, sizeof(p), "timerlatu/%d", a->cpu);	/* rtla -u's name */
+	pthread_setname_np(pthread_self(), p);
 	ret = rtp_pin_cpu(0, a->cpu);	/* timerlat_fd refuses an unpinned opener */
 	if (!ret) {
-		/* SCHED_FIFO 95, as the kernel's own timerlat/N threads: above
-		 * the trace reader, which would otherwise delay them */
-		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = IRQLAT_TL_USER_PRIO };
+		/* SCHED_FIFO 95, as the kernel's own timerlat/N threads (above
+		 * the trace reader, which would otherwise delay them), or
+		 * --irq-prio's priority */
+		struct rtp_sched s = { .policy = SCHED_FIFO,
+				       .priority = r->o.irq_prio ? r->o.irq_prio : IRQLAT_TL_USER_PRIO };
 
 		ret = rtp_sched_set(0, &s);
 	}
@@ -116,8 +122,10 @@ static void *tl_user_thread(void *arg)
 
 		__atomic_compare_exchange_n(&r->tl_user_err, &z, e, false, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE);
+		__atomic_store_n(&r->tl_user_tid[a->idx], -1, __ATOMIC_RELEASE);
 		return NULL;
 	}
+	__atomic_store_n(&r->tl_user_tid[a->idx], (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		if (read(fd, &b, 1) < 0 && errno != EINTR)
 			break;
@@ -143,14 +151,56 @@ static int tl_user_start(struct irqlat_run *r)
 	for (c = 0; c < n && r->tl_nuser < IRQLAT_TL_MAX_USER; c++) {
 		if (r->o.cpu >= 0 && c != r->o.cpu)
 			continue;
-		tl_user_args[r->tl_nuser] = (struct tl_user_arg){ .r = r, .cpu = c };
+		tl_user_args[r->tl_nuser] = (struct tl_user_arg){ .r = r, .cpu = c, .idx = r->tl_nuser };
+		r->tl_user_cpu[r->tl_nuser] = c;
+		r->tl_user_tid[r->tl_nuser] = 0;
 		ret = pthread_create(&r->tl_user_thr[r->tl_nuser], NULL, tl_user_thread,
 				     &tl_user_args[r->tl_nuser]);
 		if (ret)
 			return -ret;
 		r->tl_nuser++;
 	}
+	/* Until each thread is pinned, prioritised and holds its timerlat_fd
+	 * (up to 2 s): the document then describes the threads that ran. */
+	for (c = 0; c < 2000; c++) {
+		int i, pending = 0;
+
+		for (i = 0; i < r->tl_nuser; i++)
+			pending += __atomic_load_n(&r->tl_user_tid[i], __ATOMIC_ACQUIRE) == 0;
+		if (!pending)
+			break;
+		struct timespec ts = rtp_ns_ts(1000000);
+
+		nanosleep(&ts, NULL);
+	}
 	return 0;
+}
+
+/* The measuring thread of the timerlat_fd workload: ours, timerlatu/N. */
+void irqlat_timerlat_user_thread(struct irqlat_run *r)
+{
+	int i, tid = 0;
+
+	for (i = 0; i < r->tl_nuser; i++)
+		if (r->o.cpu < 0 ? r->tl_user_cpu[i] == 0 : r->tl_user_cpu[i] == r->o.cpu) {
+			tid = __atomic_load_n(&r->tl_user_tid[i], __ATOMIC_ACQUIRE);
+			break;
+		}
+	memset(&r->thr, 0, sizeof(r->thr));
+	if (tid <= 0)
+		return;
+	struct rtp_sched now;
+
+	if (rtp_sched_get(tid, &now))
+		return;
+	r->thr.found = true;
+	r->thr.own = true;
+	r->thr.pid = tid;
+	snprintf(r->thr.comm, sizeof(r->thr.comm), "timerlatu/%d", r->tl_user_cpu[i]);
+	r->thr.policy = now.policy;
+	r->thr.priority = now.priority;
+	r->thr.orig_policy = SCHED_FIFO;
+	r->thr.orig_priority = IRQLAT_TL_USER_PRIO;
 }
 
 static int timerlat_setup(struct irqlat_run *r)
@@ -274,6 +324,8 @@ static void tl_thread_started(struct irqlat_run *r)
 	struct irqlat_thread t;
 	char comm[32];
 
+	if (r->tl_user)
+		return;		/* our own timerlatu/N threads: described at the start */
 	snprintf(comm, sizeof(comm), "timerlat/%d", r->o.cpu >= 0 ? r->o.cpu : 0);
 	if (irqlat_find_comm("/proc", comm, &t))
 		return;		/* gone: keep what the set-up saw */

@@ -69,6 +69,8 @@ void irqlat_stats_init(struct irqlat_stats *s)
 	for (i = 0; i < ST_N; i++)
 		rtp_hist_init(&s->h[i]);
 	s->records = s->unordered = s->reader_not_waiting = s->seq_gaps = 0;
+	s->reader_not_waiting_at_start = 0;
+	s->reader_waited = false;
 	s->next_seq = 0;
 	s->last_dropped = s->last_busy = s->last_overruns = 0;
 	s->flags_and = ~0u;
@@ -105,8 +107,11 @@ bool irqlat_account_record(struct irqlat_stats *s, const struct rtp_irqlat_recor
 	rtp_hist_record_at(&s->h[ST_THREAD], r->thread_ns - r->hardirq_ns, r->expiry_ns);
 	if (!waiting) {
 		s->reader_not_waiting++;
+		if (!s->reader_waited)
+			s->reader_not_waiting_at_start++;
 		return true;
 	}
+	s->reader_waited = true;
 	rtp_hist_record_at(&s->h[ST_USER], r->wake_ns - r->thread_ns, r->expiry_ns);
 	rtp_hist_record_at(&s->h[ST_TOTAL], r->wake_ns - r->expiry_ns, r->expiry_ns);
 	return true;

@@ -50,6 +50,24 @@ static void test_records(void)
 	is_u64(s.h[ST_USER].count, 1, "... without a user_wakeup sample");
 	is_u64(s.h[ST_TOTAL].count, 1, "... nor a total");
 	is_u64(s.h[ST_IRQ].count, 2, "... but with its irq_latency");
+	is_u64(s.reader_not_waiting_at_start, 0, "... after the reader had waited: not a start-up miss");
+
+	/* Records before the reader first blocked are counted apart. */
+	{
+		static struct irqlat_stats t;
+
+		irqlat_stats_init(&t);
+		r = rec(0, 1000, 1500, 2000, 0, false);
+		irqlat_account_record(&t, &r);
+		r = rec(1, 2000, 2500, 3000, 0, false);
+		irqlat_account_record(&t, &r);
+		r = rec(2, 3000, 3500, 4000, 5000, true);
+		irqlat_account_record(&t, &r);
+		r = rec(3, 4000, 4500, 5000, 0, false);
+		irqlat_account_record(&t, &r);
+		is_u64(t.reader_not_waiting, 3, "three records without a waiting reader");
+		is_u64(t.reader_not_waiting_at_start, 2, "two of them before the reader first waited");
+	}
 
 	r = rec(5, 3000, 2999, 4000, 5000, true);
 	ok(!irqlat_account_record(&s, &r), "b < a is refused");
