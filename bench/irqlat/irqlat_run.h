@@ -60,6 +60,16 @@ struct irqlat_run {
 	char tl_saved_options[512];
 	uint64_t tl_lost_lines;
 	char tl_saved_tracer[64], tl_saved_on[8], tl_saved_period[32], tl_saved_cpus[256];
+	/* --osnoise: the noise events, per CPU, beside the latencies */
+#define IRQLAT_NOISE_CPUS 64
+	bool osn_on;			/* the events are enabled for this run */
+	char osn_saved[NOISE_N][4];	/* their "enable" before the run */
+	char osn_why[200];		/* why not recorded */
+	struct irqlat_noise {
+		uint64_t count[NOISE_N], total_ns[NOISE_N], max_ns[NOISE_N];
+		char max_what[NOISE_N][48];
+	} osn[IRQLAT_NOISE_CPUS];
+	uint64_t osn_other_cpus;	/* events of a CPU past IRQLAT_NOISE_CPUS */
 
 	/* rtc */
 	unsigned long rtc_hz;

@@ -203,6 +203,79 @@ void irqlat_timerlat_user_thread(struct irqlat_run *r)
 	r->thr.orig_priority = IRQLAT_TL_USER_PRIO;
 }
 
+/*
+ * --osnoise: the osnoise tracer's noise events (nmi, irq, softirq, thread
+ * interference), which the timerlat tracer's hooks emit while it runs, into
+ * the same trace_pipe; each one's "enable" is saved and put back.
+ */
+static void osnoise_events_on(struct irqlat_run *r)
+{
+	char p[600];
+	int k, ret = 0;
+
+	for (k = 0; k < NOISE_N; k++) {
+		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
+			 irqlat_noise_names[k]);
+		ret = rtp_read_file(p, r->osn_saved[k], sizeof(r->osn_saved[k]));
+		if (ret) {
+			snprintf(r->osn_why, sizeof(r->osn_why),
+				 "not available: %s: %s (the kernel has no osnoise trace events)", p,
+				 strerror(-ret));
+			break;
+		}
+	}
+	for (k = 0; !ret && k < NOISE_N; k++) {
+		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
+			 irqlat_noise_names[k]);
+		ret = irqlat_write_str(p, "1\n");
+		if (ret)
+			snprintf(r->osn_why, sizeof(r->osn_why), "not available: %s: %s", p,
+				 strerror(-ret));
+		else
+			r->osn_on = true;	/* from the first one on: restored */
+	}
+	if (ret)
+		return;
+	r->osn_why[0] = 0;
+}
+
+static void osnoise_events_off(struct irqlat_run *r)
+{
+	char p[600];
+	int k;
+
+	if (!r->osn_on)
+		return;
+	for (k = 0; k < NOISE_N; k++) {
+		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
+			 irqlat_noise_names[k]);
+		if (irqlat_write_str(p, r->osn_saved[k][0] == '1' ? "1\n" : "0\n"))
+			rtp_warn("%s: could not be restored", p);
+	}
+}
+
+static void osnoise_account(struct irqlat_run *r, const char *line)
+{
+	struct irqlat_noise *n;
+	char what[48];
+	uint64_t ns;
+	int cpu, k;
+
+	if (!irqlat_parse_osnoise(line, &cpu, &k, &ns, what, sizeof(what)))
+		return;
+	if (cpu >= IRQLAT_NOISE_CPUS) {
+		r->osn_other_cpus++;
+		return;
+	}
+	n = &r->osn[cpu];
+	n->count[k]++;
+	n->total_ns[k] += ns;
+	if (ns > n->max_ns[k] || n->count[k] == 1) {
+		n->max_ns[k] = ns;
+		snprintf(n->max_what[k], sizeof(n->max_what[k]), "%s", what);
+	}
+}
+
 static int timerlat_setup(struct irqlat_run *r)
 {
 	char p[600], v[64];
@@ -246,6 +319,8 @@ static int timerlat_setup(struct irqlat_run *r)
 		    !irqlat_write_str(p, "NO_OSNOISE_WORKLOAD\n"))
 			r->tl_user = true;
 	}
+	if (r->o.osnoise)
+		osnoise_events_on(r);
 	tl_path(r, "tracing_on", p, sizeof(p));
 	ret = irqlat_write_str(p, "1\n");
 	if (ret)
@@ -288,6 +363,7 @@ static void timerlat_teardown(struct irqlat_run *r)
 	tl_path(r, "current_tracer", p, sizeof(p));
 	if (irqlat_write_str(p, "nop\n"))
 		rtp_warn("%s: could not stop the timerlat tracer", p);
+	osnoise_events_off(r);
 	if (r->tl_saved_period[0]) {
 		tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
 		irqlat_write_str(p, r->tl_saved_period);
@@ -401,6 +477,8 @@ static void *timerlat_reader(void *arg)
 				}
 			} else if (strstr(line, "LOST")) {
 				r->tl_lost_lines++;
+			} else if (r->osn_on) {
+				osnoise_account(r, line);
 			}
 			line = nl + 1;
 		}

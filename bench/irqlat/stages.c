@@ -156,6 +156,51 @@ int irqlat_parse_timerlat(const char *line, int *ctx, uint64_t *seq, uint64_t *n
 	return 1;
 }
 
+const char *const irqlat_noise_names[NOISE_N] = { "nmi", "irq", "softirq", "thread" };
+
+int irqlat_parse_osnoise(const char *line, int *cpu, int *kind, uint64_t *ns, char *what, size_t wlen)
+{
+	static const char *const tags[NOISE_N] = { ": nmi_noise:", ": irq_noise:", ": softirq_noise:",
+						   ": thread_noise:" };
+	const char *p = NULL, *b, *e, *d;
+	unsigned long long v;
+	char unit[8];
+	int k, c;
+
+	for (k = 0; k < NOISE_N && !p; k++)
+		p = strstr(line, tags[k]);
+	if (!p)
+		return 0;
+	k--;
+	/* the CPU: the first "[NNN]" before the event name */
+	for (b = line; (b = strchr(b, '[')) && b < p; b++)
+		if (sscanf(b, "[%d]", &c) == 1 && c >= 0)
+			break;
+	if (!b || b >= p)
+		return 0;
+	d = strstr(p, " duration ");
+	if (!d || sscanf(d, " duration %llu %7s", &v, unit) != 2 || strcmp(unit, "ns"))
+		return 0;
+	p += strlen(tags[k]);
+	while (*p == ' ')
+		p++;
+	e = strstr(p, "start ");
+	if (!e || e > d)
+		e = d;
+	while (e > p && e[-1] == ' ')
+		e--;
+	if (wlen) {
+		size_t n = (size_t)(e - p) < wlen - 1 ? (size_t)(e - p) : wlen - 1;
+
+		memcpy(what, p, n);
+		what[n] = 0;
+	}
+	*cpu = c;
+	*kind = k;
+	*ns = v;
+	return 1;
+}
+
 const char *irqlat_forced_threading(bool rt_kernel, const char *cmdline)
 {
 	const char *p = cmdline;

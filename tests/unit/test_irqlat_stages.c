@@ -148,6 +148,39 @@ static void test_timerlat(void)
 	}
 }
 
+/* Lines as the 6.12 and 6.1 RT guests print them (timerlat with the osnoise events on). */
+static void test_osnoise(void)
+{
+	char what[48];
+	uint64_t ns;
+	int cpu, kind;
+
+	ok(irqlat_parse_osnoise("      timerlat/0-165     [000] d.h21     2.901852: irq_noise: irq_work:246 "
+				"start 2.901850448 duration 1361 ns", &cpu, &kind, &ns, what, sizeof(what)) == 1,
+	   "irq_noise parsed");
+	ok(cpu == 0, "... CPU 0");
+	ok(kind == NOISE_IRQ, "... kind irq");
+	is_u64(ns, 1361, "... 1361 ns");
+	ok(!strcmp(what, "irq_work:246"), "... what: %s", what);
+	ok(irqlat_parse_osnoise("          osn.sh-164     [003] d..3.     2.902851: thread_noise:   osn.sh:164 "
+				"start 2.902845515 duration 2643 ns", &cpu, &kind, &ns, what, sizeof(what)) == 1 &&
+	   cpu == 3 && kind == NOISE_THREAD && ns == 2643 && !strcmp(what, "osn.sh:164"),
+	   "thread_noise on CPU 3: osn.sh:164, 2643 ns");
+	ok(irqlat_parse_osnoise("  <idle>-0 [001] d.s2. 5.1: softirq_noise:        TIMER:1 start 5.0 duration 900 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 1 &&
+	   cpu == 1 && kind == NOISE_SOFTIRQ && ns == 900 && !strcmp(what, "TIMER:1"),
+	   "softirq_noise TIMER:1");
+	ok(irqlat_parse_osnoise("  <idle>-0 [000] d.h2. 5.1: nmi_noise: start 5.0 duration 70 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 1 &&
+	   kind == NOISE_NMI && ns == 70 && !strcmp(what, ""), "nmi_noise, nothing named");
+	ok(irqlat_parse_osnoise("timerlat/0-12 [000] ....  105.58: #1  context thread timer_latency 5678 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 0, "a timerlat sample is not noise");
+	ok(irqlat_parse_osnoise("x-1 [000] d.h2. 5.1: irq_noise: local_timer:236 start 5.0 duration 12 us",
+				&cpu, &kind, &ns, what, sizeof(what)) == 0, "a unit other than ns is refused");
+	ok(irqlat_parse_osnoise("x-1 d.h2. 5.1: irq_noise: local_timer:236 start 5.0 duration 12 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 0, "no CPU field: refused");
+}
+
 static void test_names(void)
 {
 	ok(irqlat_comm_matches("irq/26-rtproof", 26, "rtproof"), "irq/26-rtproof matches irq 26");
@@ -240,6 +273,7 @@ static void test_opts(void)
 int main(void)
 {
 	test_records();
+	test_osnoise();
 	test_entry();
 	test_timerlat();
 	test_names();
