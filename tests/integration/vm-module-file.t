@@ -26,9 +26,10 @@ ok $? "a missing file: one-line error, exit 1"
 
 # Every record is accounted for: it has its user stage (d) or the reader
 # was not blocked in read() at (c). Those misses happen before the reader
-# first blocks (the module's timer starts with the open, the reader first
-# looks its IRQ thread up in /proc: 4 periods of guest time on stock 6.12,
-# which has more threads to scan, 1 on 6.1); after it, none.
+# first blocks (the module's timer starts with the open; between it and the
+# first read() come the IRQ thread's look-up in /proc and the reader
+# thread's start: 4 periods of guest time on stock 6.12, 1 on 6.1); after
+# it, none.
 "$VM" -q --kernel stock --module-file "$ko" --timeout 120s --out "$TMP/good" -- \
 	sh -c '[ -c /dev/rtproof_irqlat ] && rtproof-irqlat -q --source module -l 300 --json /res/i.json' \
 	>"$TMP/out" 2>&1
