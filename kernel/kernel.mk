@@ -2,7 +2,7 @@
 # kernel/kernel.mk: kernel-side targets, included by the top-level Makefile.
 #
 #   make kernels          fetch Debian's stock and PREEMPT_RT kernels of the
-#                         default generation (6.1) into the cache
+#                         default generation (6.12) into the cache
 #                         (RTPROOF_KERNEL_CACHE, default ~/.cache/rtproof/kernels);
 #                         KERNELS="all-6.1" or "everything" for the others
 #   make compare          the stock-vs-RT ladder in QEMU instruction-count mode

@@ -60,6 +60,13 @@ static void find_thread(struct irqlat_run *r)
 	case SRC_TIMERLAT: {
 		char name[16];
 
+		if (r->tl_user) {
+			irqlat_timerlat_user_thread(r);
+			r->thr_note = "the suite's timerlat_fd user thread, as rtla timerlat -u's "
+				      "(its wake-up is thread_latency, its return to user space "
+				      "user_return_latency)";
+			break;
+		}
 		snprintf(name, sizeof(name), "%d", r->o.cpu >= 0 ? r->o.cpu : 0);
 		r->thr_note = "timerlat's measuring thread (no IRQ thread on its path: its "
 			      "timer interrupt is handled in hard-IRQ context)";
@@ -90,6 +97,16 @@ static int set_irq_prio(struct irqlat_run *r)
 			 r->src == SRC_MODULE ? " (irq/N-rtproof not found)" : "");
 		return -ENOENT;
 	}
+	if (r->thr.own) {
+		/* created at --irq-prio: thr holds what it runs at, as read back */
+		r->thr.prio_set = true;
+		if (r->thr.policy == SCHED_FIFO && r->thr.priority == r->o.irq_prio)
+			return 0;
+		snprintf(r->err, sizeof(r->err), "--irq-prio %d: %s (pid %d) runs at %s %d",
+			 r->o.irq_prio, r->thr.comm, r->thr.pid, rtp_policy_name(r->thr.policy),
+			 r->thr.priority);
+		return -EIO;
+	}
 	ret = rtp_sched_set(r->thr.pid, &s);
 	if (ret) {
 		snprintf(r->err, sizeof(r->err), "--irq-prio %d: cannot set %s (pid %d): %s",
@@ -106,7 +123,7 @@ static void restore_irq_prio(struct irqlat_run *r)
 {
 	struct rtp_sched s = { .policy = r->thr.orig_policy, .priority = r->thr.orig_priority };
 
-	if (r->thr.prio_set && rtp_sched_set(r->thr.pid, &s))
+	if (r->thr.prio_set && !r->thr.own && rtp_sched_set(r->thr.pid, &s))
 		rtp_warn("could not restore %s (pid %d) to %s %d", r->thr.comm, r->thr.pid,
 			 rtp_policy_name(r->thr.orig_policy), r->thr.orig_priority);
 }
@@ -145,6 +162,8 @@ static const char *stage_span(enum irqlat_source s, enum irqlat_stage st)
 		return "|interval-period|";
 	return "release->wake";
 }
+
+static void osnoise_summary(const struct irqlat_run *r);
 
 static void irqlat_summary(struct rtp_run *run, const struct rtp_verdict *v)
 {
@@ -190,6 +209,7 @@ static void irqlat_summary(struct rtp_run *run, const struct rtp_verdict *v)
 	}
 	if (irqlat_sources[r->src]->summary)
 		irqlat_sources[r->src]->summary(r);
+	osnoise_summary(r);
 }
 
 static void json_thread(struct rtp_json *j, const struct irqlat_run *r)
@@ -287,6 +307,118 @@ static void irqlat_json_metrics(struct rtp_run *run, struct rtp_json *j)
 		rtp_json_int(j, "thread", 0);
 		rtp_json_hist(j, &r->st.h[st], true);
 		rtp_json_end_object(j);
+	}
+}
+
+/* Why no noise was recorded ("" when it was). */
+static const char *osnoise_why(const struct irqlat_run *r)
+{
+	if (r->osn_on)
+		return "";
+	if (!r->o.osnoise)
+		return "not asked for (--osnoise, with the timerlat source)";
+	if (r->src != SRC_TIMERLAT && r->why[SRC_TIMERLAT][0]) {
+		static char buf[400];	/* the summary and the document, one thread */
+
+		snprintf(buf, sizeof(buf), "not available: the osnoise events come with the "
+			 "timerlat tracer, and here timerlat: %s", r->why[SRC_TIMERLAT]);
+		return buf;
+	}
+	if (r->src != SRC_TIMERLAT)
+		return "not available with this source: the osnoise events come with the timerlat "
+		       "tracer (--source timerlat)";
+	return r->osn_why[0] ? r->osn_why : "not available";
+}
+
+/*
+ * "osnoise": per-CPU interference beside the latencies, from the osnoise
+ * tracer's noise events during the timerlat run; or why there is none.
+ */
+static void irqlat_json_extra(struct rtp_run *run, struct rtp_json *j)
+{
+	struct irqlat_run *r = run->b;
+	int c, k;
+
+	rtp_json_begin_object(j, "osnoise");
+	rtp_json_bool(j, "recorded", r->osn_on);
+	if (!r->osn_on) {
+		rtp_json_string(j, "reason", osnoise_why(r));
+		rtp_json_end_object(j);
+		return;
+	}
+	rtp_json_string(j, "source", "the osnoise tracer's trace events nmi_noise, irq_noise, "
+			"softirq_noise and thread_noise, emitted by the timerlat tracer's hooks during "
+			"the run");
+	rtp_json_string(j, "note", "every interference on the CPU, the tracer's own interrupts "
+			"(local_timer, irq_work) included; hardware noise needs the osnoise tracer's "
+			"workload and is not counted here");
+	rtp_json_double(j, "window_s", run->duration_s);
+	rtp_json_uint(j, "events_of_cpus_not_listed", r->osn_other_cpus);
+	rtp_json_begin_array(j, "cpus");
+	for (c = 0; c < IRQLAT_NOISE_CPUS; c++) {
+		const struct irqlat_noise *n = &r->osn[c];
+		uint64_t tot = 0, mx = 0, cnt = 0;
+		int km = -1;
+
+		for (k = 0; k < NOISE_N; k++) {
+			tot += n->total_ns[k];
+			cnt += n->count[k];
+			if (n->count[k] && (km < 0 || n->max_ns[k] > mx)) {
+				mx = n->max_ns[k];
+				km = k;
+			}
+		}
+		if (!cnt && c != (r->o.cpu >= 0 ? r->o.cpu : 0))
+			continue;	/* a CPU the tracer did not measure */
+		rtp_json_begin_object(j, NULL);
+		rtp_json_int(j, "cpu", c);
+		rtp_json_uint(j, "noise_ns", tot);
+		rtp_json_uint(j, "max_single_ns", mx);
+		if (km >= 0) {
+			rtp_json_string(j, "max_single_kind", irqlat_noise_names[km]);
+			rtp_json_string(j, "max_single_what", n->max_what[km]);
+		}
+		for (k = 0; k < NOISE_N; k++) {
+			rtp_json_begin_object(j, irqlat_noise_names[k]);
+			rtp_json_uint(j, "count", n->count[k]);
+			rtp_json_uint(j, "total_ns", n->total_ns[k]);
+			rtp_json_uint(j, "max_ns", n->max_ns[k]);
+			rtp_json_end_object(j);
+		}
+		rtp_json_end_object(j);
+	}
+	rtp_json_end_array(j);
+	rtp_json_end_object(j);
+}
+
+static void osnoise_summary(const struct irqlat_run *r)
+{
+	int c, k;
+
+	if (!r->osn_on) {
+		if (r->o.osnoise)
+			printf("osnoise: %s\n", osnoise_why(r));
+		return;
+	}
+	printf("osnoise (noise events during the run, per CPU; us):\n");
+	printf("  %-4s %12s %12s %16s %16s %16s %16s\n", "cpu", "noise us", "max single",
+	       "nmi n/max us", "irq n/max us", "softirq n/max us", "thread n/max us");
+	for (c = 0; c < IRQLAT_NOISE_CPUS; c++) {
+		const struct irqlat_noise *n = &r->osn[c];
+		uint64_t tot = 0, mx = 0, cnt = 0;
+		char f[NOISE_N][32];
+
+		for (k = 0; k < NOISE_N; k++) {
+			tot += n->total_ns[k];
+			cnt += n->count[k];
+			mx = n->max_ns[k] > mx ? n->max_ns[k] : mx;
+			snprintf(f[k], sizeof(f[k]), "%llu/%.1f", (unsigned long long)n->count[k],
+				 ceil((double)n->max_ns[k] / 100.0) / 10.0);
+		}
+		if (!cnt && c != (r->o.cpu >= 0 ? r->o.cpu : 0))
+			continue;
+		printf("  %-4d %12.1f %12.1f %16s %16s %16s %16s\n", c, ceil((double)tot / 100.0) / 10.0,
+		       ceil((double)mx / 100.0) / 10.0, f[0], f[1], f[2], f[3]);
 	}
 }
 
@@ -562,6 +694,7 @@ const struct rtp_bench_ops irqlat_ops = {
 	.skip_params = irqlat_skip_params,
 	.metrics = irqlat_json_metrics,
 	.events = irqlat_json_events,
+	.extra = irqlat_json_extra,
 	.explain_cpus = irqlat_explain_cpus,
 	.resources = irqlat_json_resources,
 };

@@ -33,6 +33,7 @@ struct irqlat_opts {
 	const char *rtc;		/* default /dev/rtc0 */
 	const char *tracefs;		/* default: /sys/kernel/tracing, then debug/tracing */
 	const char *sysfs_module;	/* default /sys/module/rtproof_irqlat */
+	bool osnoise;			/* timerlat: record the osnoise noise events */
 };
 
 #define IRQLAT_HELP_SHOWN RTP_HELP_SHOWN
@@ -60,6 +61,8 @@ struct irqlat_stats {
 	uint64_t records;
 	uint64_t unordered;		/* a <= b <= c <= d did not hold: not recorded */
 	uint64_t reader_not_waiting;	/* no (d): the reader was not blocked at (c) */
+	uint64_t reader_not_waiting_at_start;	/* of those, before the reader first waited */
+	bool reader_waited;		/* a record has found the reader blocked */
 	uint64_t seq_gaps;		/* events missing between records */
 	uint64_t next_seq;
 	uint64_t last_dropped, last_busy, last_overruns;
@@ -83,6 +86,18 @@ bool irqlat_account_record(struct irqlat_stats *s, const struct rtp_irqlat_recor
  */
 int irqlat_parse_timerlat(const char *line, int *ctx, uint64_t *seq, uint64_t *ns);
 
+/*
+ * The osnoise tracer's noise events, as trace_pipe prints them while the
+ * timerlat (or osnoise) tracer runs:
+ *   <task>-<pid> [000] d.h1. 2.90: irq_noise: local_timer:236 start 2.90 duration 2581 ns
+ * kinds nmi_noise, irq_noise, softirq_noise, thread_noise.  1 with the CPU,
+ * the kind, the duration and what interfered (the text before "start",
+ * cut to wlen), 0 for any other line.
+ */
+enum irqlat_noise_kind { NOISE_NMI, NOISE_IRQ, NOISE_SOFTIRQ, NOISE_THREAD, NOISE_N };
+extern const char *const irqlat_noise_names[NOISE_N];
+int irqlat_parse_osnoise(const char *line, int *cpu, int *kind, uint64_t *ns, char *what, size_t wlen);
+
 /* Is IRQ threading forced: PREEMPT_RT, or threadirqs on the command line? */
 const char *irqlat_forced_threading(bool rt_kernel, const char *cmdline);
 
@@ -96,6 +111,8 @@ struct irqlat_thread {
 	int orig_priority;		/* before --irq-prio */
 	int orig_policy;
 	bool prio_set;
+	bool own;			/* a thread of this process (timerlat_fd): --irq-prio
+					 * is its priority from the start, nothing to restore */
 };
 int irqlat_find_irq_thread(const char *proc, int irq, const char *name, struct irqlat_thread *t);
 /* The task whose comm is exactly comm (e.g. "timerlat/0"). */

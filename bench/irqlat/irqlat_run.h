@@ -61,9 +61,20 @@ struct irqlat_run {
 	int tl_user_err;		/* first error of a user thread (negative errno) */
 	pthread_t tl_user_thr[IRQLAT_TL_MAX_USER];
 	int tl_user_cpu[IRQLAT_TL_MAX_USER];
+	int tl_user_tid[IRQLAT_TL_MAX_USER];	/* published once set up; -1: failed */
 	char tl_saved_options[512];
 	uint64_t tl_lost_lines;
 	char tl_saved_tracer[64], tl_saved_on[8], tl_saved_period[32], tl_saved_cpus[256];
+	/* --osnoise: the noise events, per CPU, beside the latencies */
+#define IRQLAT_NOISE_CPUS 64
+	bool osn_on;			/* the events are enabled for this run */
+	char osn_saved[NOISE_N][4];	/* their "enable" before the run */
+	char osn_why[200];		/* why not recorded */
+	struct irqlat_noise {
+		uint64_t count[NOISE_N], total_ns[NOISE_N], max_ns[NOISE_N];
+		char max_what[NOISE_N][48];
+	} osn[IRQLAT_NOISE_CPUS];
+	uint64_t osn_other_cpus;	/* events of a CPU past IRQLAT_NOISE_CPUS */
 
 	/* rtc */
 	unsigned long rtc_hz;
@@ -104,6 +115,8 @@ extern const struct irqlat_source_ops irqlat_module_ops, irqlat_timerlat_ops, ir
 extern const struct irqlat_source_ops *const irqlat_sources[SRC_N];
 
 void irqlat_probe(struct irqlat_run *r);
+/* timerlat_fd: r->thr from the suite's own timerlatu/N thread (src_timerlat.c). */
+void irqlat_timerlat_user_thread(struct irqlat_run *r);
 void *irqlat_reader_main(void *arg);
 int irqlat_write_str(const char *path, const char *val);
 int irqlat_write_u64(const char *path, uint64_t v);

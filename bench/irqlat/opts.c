@@ -19,7 +19,7 @@
 #define bad rtp_opt_bad
 
 enum { OPT_SOURCE = 256, OPT_IRQPRIO, OPT_CPU, OPT_DELAY, OPT_DEVICE, OPT_RTC,
-       OPT_TRACEFS, OPT_SYSFS };
+       OPT_TRACEFS, OPT_SYSFS, OPT_OSNOISE };
 
 const struct option irqlat_longopts[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
@@ -32,6 +32,7 @@ const struct option irqlat_longopts[] = {
 	{ "rtc", required_argument, NULL, OPT_RTC },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "sysfs-module", required_argument, NULL, OPT_SYSFS },
+	{ "osnoise", no_argument, NULL, OPT_OSNOISE },
 	{ NULL, 0, NULL, 0 },
 };
 const char irqlat_shortopts[] = "i:p:";
@@ -64,7 +65,11 @@ const char irqlat_help[] =
 "                         the source's headline stage)\n"
 "      --device PATH      the module's device (default " RTP_IRQLAT_DEVICE ")\n"
 "      --rtc PATH         the RTC device (default /dev/rtc0)\n"
-"      --tracefs DIR      tracefs (default /sys/kernel/tracing)\n";
+"      --tracefs DIR      tracefs (default /sys/kernel/tracing)\n"
+"      --osnoise          timerlat: also record the osnoise tracer's noise events\n"
+"                         (NMI, IRQ, softirq, thread interference) per CPU, beside\n"
+"                         the latencies (their tracing adds to the measured path;\n"
+"                         elsewhere the document says why there is none)\n";
 
 const char irqlat_epilog[] =
 "Exit: 0 pass, 1 error, 2 fail (budget exceeded), 4 skip (no source can run\n"
@@ -140,6 +145,9 @@ int irqlat_option(void *oo, int c, const char *name, const char *arg, int argc, 
 			return bad(name, arg, "delay must be a whole number of microseconds");
 		o->delay_ns = v;
 		o->delay_set = true;
+		break;
+	case OPT_OSNOISE:
+		o->osnoise = true;
 		break;
 	case OPT_DEVICE:
 	case OPT_RTC:

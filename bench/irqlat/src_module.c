@@ -173,11 +173,13 @@ static void module_summary(const struct irqlat_run *r)
 	const struct rtp_irqlat_info *e = &r->mod_end;
 
 	printf("events: fired %llu, delivered %llu, dropped (queue full) %llu, busy (line "
-	       "still masked) %llu, timer overruns %llu, unordered %llu, reader not waiting %llu\n",
+	       "still masked) %llu, timer overruns %llu, unordered %llu, reader not waiting %llu "
+	       "(%llu of them before it first waited)\n",
 	       (unsigned long long)e->fired, (unsigned long long)e->delivered,
 	       (unsigned long long)e->dropped, (unsigned long long)e->busy,
 	       (unsigned long long)e->overruns, (unsigned long long)r->st.unordered,
-	       (unsigned long long)r->st.reader_not_waiting);
+	       (unsigned long long)r->st.reader_not_waiting,
+	       (unsigned long long)r->st.reader_not_waiting_at_start);
 	if (r->o.delay_set)
 		printf("planted primary-handler delay: %llu us\n",
 		       (unsigned long long)(r->o.delay_ns / 1000));
@@ -213,6 +215,7 @@ static void module_json_events(const struct irqlat_run *r, struct rtp_json *j)
 	rtp_json_uint(j, "seq_gaps", r->st.seq_gaps);
 	rtp_json_uint(j, "unordered", r->st.unordered);
 	rtp_json_uint(j, "reader_not_waiting", r->st.reader_not_waiting);
+	rtp_json_uint(j, "reader_not_waiting_at_start", r->st.reader_not_waiting_at_start);
 	rtp_json_uint(j, "undelivered_at_stop",
 		      e->fired >= e->delivered + e->dropped ? e->fired - e->delivered - e->dropped : 0);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +92,7 @@ static void tl_path(const struct irqlat_run *r, const char *name, char *buf, siz
 struct tl_user_arg {
 	struct irqlat_run *r;
 	int cpu;
+	int idx;
 };
 static struct tl_user_arg tl_user_args[IRQLAT_TL_MAX_USER];
 
@@ -101,11 +103,15 @@ static void *tl_user_thread(void *arg)
 	char p[600], b;
 	int fd, ret;
 
+	snprintf(p, sizeof(p), "timerlatu/%d", a->cpu);	/* rtla -u's name */
+	pthread_setname_np(pthread_self(), p);
 	ret = rtp_pin_cpu(0, a->cpu);	/* timerlat_fd refuses an unpinned opener */
 	if (!ret) {
-		/* SCHED_FIFO 95, as the kernel's own timerlat/N threads: above
-		 * the trace reader, which would otherwise delay them */
-		struct rtp_sched s = { .policy = SCHED_FIFO, .priority = IRQLAT_TL_USER_PRIO };
+		/* SCHED_FIFO 95, as the kernel's own timerlat/N threads (above
+		 * the trace reader, which would otherwise delay them), or
+		 * --irq-prio's priority */
+		struct rtp_sched s = { .policy = SCHED_FIFO,
+				       .priority = r->o.irq_prio ? r->o.irq_prio : IRQLAT_TL_USER_PRIO };
 
 		ret = rtp_sched_set(0, &s);
 	}
@@ -116,8 +122,10 @@ static void *tl_user_thread(void *arg)
 
 		__atomic_compare_exchange_n(&r->tl_user_err, &z, e, false, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE);
+		__atomic_store_n(&r->tl_user_tid[a->idx], -1, __ATOMIC_RELEASE);
 		return NULL;
 	}
+	__atomic_store_n(&r->tl_user_tid[a->idx], (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
 		if (read(fd, &b, 1) < 0 && errno != EINTR)
 			break;
@@ -146,7 +154,9 @@ static int tl_user_start(struct irqlat_run *r)
 	for (c = 0; c < n && r->tl_nuser < IRQLAT_TL_MAX_USER; c++) {
 		if (r->o.cpu >= 0 && c != r->o.cpu)
 			continue;
-		tl_user_args[r->tl_nuser] = (struct tl_user_arg){ .r = r, .cpu = c };
+		tl_user_args[r->tl_nuser] = (struct tl_user_arg){ .r = r, .cpu = c, .idx = r->tl_nuser };
+		r->tl_user_cpu[r->tl_nuser] = c;
+		r->tl_user_tid[r->tl_nuser] = 0;
 		ret = pthread_create(&r->tl_user_thr[r->tl_nuser], &attr, tl_user_thread,
 				     &tl_user_args[r->tl_nuser]);
 		if (ret)
@@ -154,7 +164,122 @@ static int tl_user_start(struct irqlat_run *r)
 		r->tl_nuser++;
 	}
 	pthread_attr_destroy(&attr);
-	return -ret;
+	if (ret)
+		return -ret;
+	/* Until each thread is pinned, prioritised and holds its timerlat_fd
+	 * (up to 2 s): the document then describes the threads that ran. */
+	for (c = 0; c < 2000; c++) {
+		int i, pending = 0;
+
+		for (i = 0; i < r->tl_nuser; i++)
+			pending += __atomic_load_n(&r->tl_user_tid[i], __ATOMIC_ACQUIRE) == 0;
+		if (!pending)
+			break;
+		struct timespec ts = rtp_ns_ts(1000000);
+
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* The measuring thread of the timerlat_fd workload: ours, timerlatu/N. */
+void irqlat_timerlat_user_thread(struct irqlat_run *r)
+{
+	int i, tid = 0;
+
+	for (i = 0; i < r->tl_nuser; i++)
+		if (r->o.cpu < 0 ? r->tl_user_cpu[i] == 0 : r->tl_user_cpu[i] == r->o.cpu) {
+			tid = __atomic_load_n(&r->tl_user_tid[i], __ATOMIC_ACQUIRE);
+			break;
+		}
+	memset(&r->thr, 0, sizeof(r->thr));
+	if (tid <= 0)
+		return;
+	struct rtp_sched now;
+
+	if (rtp_sched_get(tid, &now))
+		return;
+	r->thr.found = true;
+	r->thr.own = true;
+	r->thr.pid = tid;
+	snprintf(r->thr.comm, sizeof(r->thr.comm), "timerlatu/%d", r->tl_user_cpu[i]);
+	r->thr.policy = now.policy;
+	r->thr.priority = now.priority;
+	r->thr.orig_policy = SCHED_FIFO;
+	r->thr.orig_priority = IRQLAT_TL_USER_PRIO;
+}
+
+/*
+ * --osnoise: the osnoise tracer's noise events (nmi, irq, softirq, thread
+ * interference), which the timerlat tracer's hooks emit while it runs, into
+ * the same trace_pipe; each one's "enable" is saved and put back.
+ */
+static void osnoise_events_on(struct irqlat_run *r)
+{
+	char p[600];
+	int k, ret = 0;
+
+	for (k = 0; k < NOISE_N; k++) {
+		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
+			 irqlat_noise_names[k]);
+		ret = rtp_read_file(p, r->osn_saved[k], sizeof(r->osn_saved[k]));
+		if (ret) {
+			snprintf(r->osn_why, sizeof(r->osn_why),
+				 "not available: %s: %s (the kernel has no osnoise trace events)", p,
+				 strerror(-ret));
+			break;
+		}
+	}
+	for (k = 0; !ret && k < NOISE_N; k++) {
+		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
+			 irqlat_noise_names[k]);
+		ret = irqlat_write_str(p, "1\n");
+		if (ret)
+			snprintf(r->osn_why, sizeof(r->osn_why), "not available: %s: %s", p,
+				 strerror(-ret));
+		else
+			r->osn_on = true;	/* from the first one on: restored */
+	}
+	if (ret)
+		return;
+	r->osn_why[0] = 0;
+}
+
+static void osnoise_events_off(struct irqlat_run *r)
+{
+	char p[600];
+	int k;
+
+	if (!r->osn_on)
+		return;
+	for (k = 0; k < NOISE_N; k++) {
+		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
+			 irqlat_noise_names[k]);
+		if (irqlat_write_str(p, r->osn_saved[k][0] == '1' ? "1\n" : "0\n"))
+			rtp_warn("%s: could not be restored", p);
+	}
+}
+
+static void osnoise_account(struct irqlat_run *r, const char *line)
+{
+	struct irqlat_noise *n;
+	char what[48];
+	uint64_t ns;
+	int cpu, k;
+
+	if (!irqlat_parse_osnoise(line, &cpu, &k, &ns, what, sizeof(what)))
+		return;
+	if (cpu >= IRQLAT_NOISE_CPUS) {
+		r->osn_other_cpus++;
+		return;
+	}
+	n = &r->osn[cpu];
+	n->count[k]++;
+	n->total_ns[k] += ns;
+	if (ns > n->max_ns[k] || n->count[k] == 1) {
+		n->max_ns[k] = ns;
+		snprintf(n->max_what[k], sizeof(n->max_what[k]), "%s", what);
+	}
 }
 
 static int timerlat_setup(struct irqlat_run *r)
@@ -200,6 +325,8 @@ static int timerlat_setup(struct irqlat_run *r)
 		    !irqlat_write_str(p, "NO_OSNOISE_WORKLOAD\n"))
 			r->tl_user = true;
 	}
+	if (r->o.osnoise)
+		osnoise_events_on(r);
 	tl_path(r, "tracing_on", p, sizeof(p));
 	ret = irqlat_write_str(p, "1\n");
 	if (ret)
@@ -242,6 +369,7 @@ static void timerlat_teardown(struct irqlat_run *r)
 	tl_path(r, "current_tracer", p, sizeof(p));
 	if (irqlat_write_str(p, "nop\n"))
 		rtp_warn("%s: could not stop the timerlat tracer", p);
+	osnoise_events_off(r);
 	if (r->tl_saved_period[0]) {
 		tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
 		irqlat_write_str(p, r->tl_saved_period);
@@ -278,6 +406,8 @@ static void tl_thread_started(struct irqlat_run *r)
 	struct irqlat_thread t;
 	char comm[32];
 
+	if (r->tl_user)
+		return;		/* our own timerlatu/N threads: described at the start */
 	snprintf(comm, sizeof(comm), "timerlat/%d", r->o.cpu >= 0 ? r->o.cpu : 0);
 	if (irqlat_find_comm("/proc", comm, &t))
 		return;		/* gone: keep what the set-up saw */
@@ -353,6 +483,8 @@ static void *timerlat_reader(void *arg)
 				}
 			} else if (strstr(line, "LOST")) {
 				r->tl_lost_lines++;
+			} else if (r->osn_on) {
+				osnoise_account(r, line);
 			}
 			line = nl + 1;
 		}

@@ -69,6 +69,8 @@ void irqlat_stats_init(struct irqlat_stats *s)
 	for (i = 0; i < ST_N; i++)
 		rtp_hist_init(&s->h[i]);
 	s->records = s->unordered = s->reader_not_waiting = s->seq_gaps = 0;
+	s->reader_not_waiting_at_start = 0;
+	s->reader_waited = false;
 	s->next_seq = 0;
 	s->last_dropped = s->last_busy = s->last_overruns = 0;
 	s->flags_and = ~0u;
@@ -105,8 +107,11 @@ bool irqlat_account_record(struct irqlat_stats *s, const struct rtp_irqlat_recor
 	rtp_hist_record_at(&s->h[ST_THREAD], r->thread_ns - r->hardirq_ns, r->expiry_ns);
 	if (!waiting) {
 		s->reader_not_waiting++;
+		if (!s->reader_waited)
+			s->reader_not_waiting_at_start++;
 		return true;
 	}
+	s->reader_waited = true;
 	rtp_hist_record_at(&s->h[ST_USER], r->wake_ns - r->thread_ns, r->expiry_ns);
 	rtp_hist_record_at(&s->h[ST_TOTAL], r->wake_ns - r->expiry_ns, r->expiry_ns);
 	return true;
@@ -147,6 +152,51 @@ int irqlat_parse_timerlat(const char *line, int *ctx, uint64_t *seq, uint64_t *n
 	else
 		return 0;
 	*seq = s;
+	*ns = v;
+	return 1;
+}
+
+const char *const irqlat_noise_names[NOISE_N] = { "nmi", "irq", "softirq", "thread" };
+
+int irqlat_parse_osnoise(const char *line, int *cpu, int *kind, uint64_t *ns, char *what, size_t wlen)
+{
+	static const char *const tags[NOISE_N] = { ": nmi_noise:", ": irq_noise:", ": softirq_noise:",
+						   ": thread_noise:" };
+	const char *p = NULL, *b, *e, *d;
+	unsigned long long v;
+	char unit[8];
+	int k, c;
+
+	for (k = 0; k < NOISE_N && !p; k++)
+		p = strstr(line, tags[k]);
+	if (!p)
+		return 0;
+	k--;
+	/* the CPU: the first "[NNN]" before the event name */
+	for (b = line; (b = strchr(b, '[')) && b < p; b++)
+		if (sscanf(b, "[%d]", &c) == 1 && c >= 0)
+			break;
+	if (!b || b >= p)
+		return 0;
+	d = strstr(p, " duration ");
+	if (!d || sscanf(d, " duration %llu %7s", &v, unit) != 2 || strcmp(unit, "ns"))
+		return 0;
+	p += strlen(tags[k]);
+	while (*p == ' ')
+		p++;
+	e = strstr(p, "start ");
+	if (!e || e > d)
+		e = d;
+	while (e > p && e[-1] == ' ')
+		e--;
+	if (wlen) {
+		size_t n = (size_t)(e - p) < wlen - 1 ? (size_t)(e - p) : wlen - 1;
+
+		memcpy(what, p, n);
+		what[n] = 0;
+	}
+	*cpu = c;
+	*kind = k;
 	*ns = v;
 	return 1;
 }

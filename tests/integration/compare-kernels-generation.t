@@ -22,8 +22,8 @@ ok $? "--generation without a value: $(cat "$TMP/err")"
 ok $? "--help names --generation"
 
 # The names: stock and rt follow RTPROOF_KERNEL_GENERATION (nothing fetched).
-[ "$("$K" generation)" = 6.1 ] && [ "$(RTPROOF_KERNEL_GENERATION=6.12 "$K" generation)" = 6.12 ]
-ok $? "default generation 6.1, RTPROOF_KERNEL_GENERATION=6.12 switches it"
+[ "$("$K" generation)" = 6.12 ] && [ "$(RTPROOF_KERNEL_GENERATION=6.1 "$K" generation)" = 6.1 ]
+ok $? "default generation 6.12, RTPROOF_KERNEL_GENERATION=6.1 switches it"
 RTPROOF_KERNEL_GENERATION=5.4 "$K" generation >/dev/null 2>"$TMP/err"
 [ $? = 1 ] && grep -q 'RTPROOF_KERNEL_GENERATION=5.4: must be one of 6.1 6.12' "$TMP/err"
 ok $? "RTPROOF_KERNEL_GENERATION=5.4: $(cat "$TMP/err")"

@@ -76,6 +76,15 @@ jq_ok "$TMP/user.json" '.params.source == "user" and .params.irq_latency == fals
 ok $? "--source user: labelled as not an IRQ latency, one metric user_timer_wakeup"
 grep -q "not an IRQ latency" "$TMP/out" && grep -q "^user_timer_wakeup .* 200 " "$TMP/out" && ! grep -q "^irq_latency" "$TMP/out"
 ok $? "--source user: the summary says so too"
+# --osnoise where the noise cannot be recorded (no timerlat tracer on this
+# host, or another source): the document and the summary say why, plainly.
+jq_ok "$TMP/user.json" '.osnoise == {"recorded": false, "reason": "not asked for (--osnoise, with the timerlat source)"}'
+ok $? "without --osnoise: osnoise not recorded, not asked for"
+$P --source user --osnoise -p 0 -l 50 --json "$TMP/osn.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && jq_ok "$TMP/osn.json" '.osnoise.recorded == false and (.osnoise.reason | test("^not available"))' &&
+	grep -q "^osnoise: not available" "$TMP/out"
+ok $? "--osnoise on the user source: $(grep '^osnoise:' "$TMP/out")"
 $P --source user -p 0 -l 10 --irq-prio 60 >/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "error: --irq-prio 60: no IRQ thread for the user source" "$TMP/err"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 . "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
 vm_need_qemu
-vm_fetch stock
+vm_fetch stock rt-6.1 rt-6.12
 
 # A guest that spins forever (a busy loop: under icount an idle guest's
 # clock jumps ahead, so sleep would not hang).
@@ -44,7 +44,19 @@ bad "--preempt lazy" "error: --preempt lazy: kernel stock has no PREEMPT_LAZY" -
 bad "--clock fast" "error: --clock fast: must be icount, tcg or kvm" --clock fast
 bad "--timeout soon" "error: --timeout soon" --timeout soon
 bad "--load disk" "error: --load disk" --load disk
-bad "--preempt on the RT kernel" "error: --preempt full: kernel rt is PREEMPT_RT" --kernel rt --preempt full
+# The RT kernels' preemption models, by generation: 6.1's is not
+# PREEMPT_DYNAMIC (preempt= would be ignored); 6.12's is, and takes full or
+# lazy (its default) but refuses none and voluntary ("Dynamic Preempt:
+# unsupported mode" in its log, then boots lazy).
+bad "--preempt on 6.1's RT kernel" "error: --preempt full: kernel rt-6.1 is PREEMPT_RT; preempt= only switches PREEMPT_DYNAMIC kernels" --kernel rt-6.1 --preempt full
+bad "--preempt none on 6.12's RT kernel" "error: --preempt none: kernel rt-6.12 is PREEMPT_RT; its preempt= takes full or lazy only" --kernel rt-6.12 --preempt none
+bad "--preempt voluntary on 6.12's RT kernel" "error: --preempt voluntary: kernel rt-6.12 is PREEMPT_RT; its preempt= takes full or lazy only" --kernel rt-6.12 --preempt voluntary
+"$VM" -q --kernel rt-6.12 --preempt full --timeout 200s --out "$TMP/rtfull" -- true >/dev/null 2>"$TMP/err"
+rc=$?
+sp=$(sed -n 's/^sched\/preempt: //p' "$TMP/rtfull/guest-info.txt" 2>/dev/null)
+[ $rc -eq 0 ] && case " $sp " in *" (full) "*) true ;; *) false ;; esac &&
+	grep -q 'PREEMPT_RT' "$TMP/rtfull/guest-info.txt" && jq_ok "$TMP/rtfull/vm.json" '.preempt == "full"'
+ok $? "--preempt full on 6.12's RT kernel: exit $rc, the guest runs PREEMPT_RT with sched/preempt '$sp'"
 "$VM" --out "$TMP/bad" -- no-such-program >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q "error: no-such-program: not found" "$TMP/err" && [ ! -e "$TMP/bad" ]
 ok $? "unknown command: $(cat "$TMP/err")"

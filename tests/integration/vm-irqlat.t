@@ -63,21 +63,31 @@ dd bs=96 count=1 <&3 >>/res/raw.bin 2>/dev/null
 exec 3<&-
 echo 4096 >/sys/module/rtproof_irqlat/parameters/queue_len
 rtproof-irqlat -q --source timerlat -l 1000 --json /res/tl.json >/res/tl.txt 2>&1; echo $? >/res/tl.rc
-# timerlat/0's scheduling as /proc/PID/stat shows it during a run (rt_priority, policy: 1 = FIFO)
+# The measuring thread's scheduling as /proc/TID/stat shows it during a run
+# (rt_priority, policy: 1 = FIFO, then its name): the kernel's timerlat/0
+# (6.1), or the suite's own timerlat_fd user thread timerlatu/0 (6.8+).
+tl_sched() {
+	for f in /proc/[0-9]*/task/[0-9]*/comm; do
+		c=$(cat "$f" 2>/dev/null)
+		case $c in timerlat/0|timerlatu/0)
+			t=${f%/comm}
+			echo "$(awk '{ print $40, $41 }' "$t/stat") $c"
+			return ;;
+		esac
+	done
+}
 if grep -qw timerlat /sys/kernel/tracing/available_tracers 2>/dev/null; then
 	rtproof-irqlat -q --source timerlat -D 3s >/dev/null 2>&1 &
 	tp=$!
 	opened $tp trace_pipe
 	sleep 1
-	pid=$(ps -o pid,comm | awk '$2 == "timerlat/0" { print $1 }')
-	[ -n "$pid" ] && awk '{ print $40, $41 }' /proc/$pid/stat >/res/tl-sched.txt
+	tl_sched >/res/tl-sched.txt
 	wait $tp
 	rtproof-irqlat -q --source timerlat -D 3s --irq-prio 70 --json /res/tl-prio.json >/res/tl-prio.txt 2>&1 &
 	tp=$!
 	opened $tp trace_pipe
 	sleep 1
-	pid=$(ps -o pid,comm | awk '$2 == "timerlat/0" { print $1 }')
-	[ -n "$pid" ] && awk '{ print $40, $41 }' /proc/$pid/stat >/res/tl-prio-sched.txt
+	tl_sched >/res/tl-prio-sched.txt
 	wait $tp
 	echo $? >/res/tl-prio.rc
 fi
@@ -198,17 +208,26 @@ for k in stock rt; do
 		rc=$?
 		ok $rc "$k: timerlat source: irq and thread latency ($(jq -r '.events | "\(.irq_samples) irq, \(.thread_samples) thread samples"' "$d/tl.json" 2>/dev/null))"
 		[ $rc -eq 0 ] || sed 's/^/# /' "$d/tl.txt" 2>/dev/null | tail -n 5
-		# The kernel thread raises itself to FIFO after it starts: the document
-		# must say what it ran at, as /proc showed it during the run.
-		read -r tprio tpol <"$d/tl-sched.txt" 2>/dev/null
-		[ "$tpol" = 1 ] && jq_ok "$d/tl.json" '.params.irq_thread | .found and .name == "timerlat/0"
+		# Where timerlat_fd exists (6.8+) the measuring thread is the
+		# suite's own user thread timerlatu/0, created at SCHED_FIFO 95 (or
+		# --irq-prio); else the kernel thread timerlat/0, which raises
+		# itself to FIFO after it starts. The document must say which, and
+		# what it ran at, as /proc showed it during the run.
+		read -r tprio tpol tcomm <"$d/tl-sched.txt" 2>/dev/null
+		wl=$(jq -r .params.workload "$d/tl.json" 2>/dev/null)
+		case $(jq -r .params.user_return_offered "$d/tl.json" 2>/dev/null) in
+		true) want_wl="user threads (timerlat_fd)" want_comm=timerlatu/0 ;;
+		*) want_wl="kernel threads (timerlat/N)" want_comm=timerlat/0 ;;
+		esac
+		[ "$wl" = "$want_wl" ] && [ "$tcomm" = "$want_comm" ] && [ "$tpol" = 1 ] &&
+			jq_ok "$d/tl.json" '.params.irq_thread | .found and .name == "'"$want_comm"'"
 			and .policy == "fifo" and .priority == '"${tprio:-0}"
-		ok $? "$k: timerlat source reports its thread as $(jq -r '.params.irq_thread | "\(.name) \(.policy) \(.priority)"' "$d/tl.json" 2>/dev/null); /proc during a run: policy ${tpol:-?} (1 = FIFO) priority ${tprio:-?}"
-		read -r tprio tpol <"$d/tl-prio-sched.txt" 2>/dev/null
-		[ "$(cat "$d/tl-prio.rc" 2>/dev/null)" = 0 ] && [ "$tpol" = 1 ] && [ "$tprio" = 70 ] &&
-			jq_ok "$d/tl-prio.json" '.params.irq_thread | .policy == "fifo" and .priority == 70
+		ok $? "$k: timerlat source ($wl) reports its thread as $(jq -r '.params.irq_thread | "\(.name) \(.policy) \(.priority)"' "$d/tl.json" 2>/dev/null); /proc during a run: ${tcomm:-?} policy ${tpol:-?} (1 = FIFO) priority ${tprio:-?}"
+		read -r tprio tpol tcomm <"$d/tl-prio-sched.txt" 2>/dev/null
+		[ "$(cat "$d/tl-prio.rc" 2>/dev/null)" = 0 ] && [ "$tcomm" = "$want_comm" ] && [ "$tpol" = 1 ] && [ "$tprio" = 70 ] &&
+			jq_ok "$d/tl-prio.json" '.params.irq_thread | .name == "'"$want_comm"'" and .policy == "fifo" and .priority == 70
 				and .priority_set and .original_policy == "fifo" and .original_priority == '"$(jq .params.irq_thread.priority "$d/tl.json" 2>/dev/null)"
-		ok $? "$k: timerlat --irq-prio 70 holds: /proc during the run: policy ${tpol:-?} priority ${tprio:-?}; document $(jq -c '.params.irq_thread | [.policy, .priority, .original_policy, .original_priority]' "$d/tl-prio.json" 2>/dev/null)"
+		ok $? "$k: timerlat --irq-prio 70 holds: /proc during the run: ${tcomm:-?} policy ${tpol:-?} priority ${tprio:-?}; document $(jq -c '.params.irq_thread | [.name, .policy, .priority, .original_policy, .original_priority]' "$d/tl-prio.json" 2>/dev/null)"
 	else
 		skip "$k: timerlat source" "the guest kernel has no timerlat tracer"
 	fi

@@ -50,6 +50,24 @@ static void test_records(void)
 	is_u64(s.h[ST_USER].count, 1, "... without a user_wakeup sample");
 	is_u64(s.h[ST_TOTAL].count, 1, "... nor a total");
 	is_u64(s.h[ST_IRQ].count, 2, "... but with its irq_latency");
+	is_u64(s.reader_not_waiting_at_start, 0, "... after the reader had waited: not a start-up miss");
+
+	/* Records before the reader first blocked are counted apart. */
+	{
+		static struct irqlat_stats t;
+
+		irqlat_stats_init(&t);
+		r = rec(0, 1000, 1500, 2000, 0, false);
+		irqlat_account_record(&t, &r);
+		r = rec(1, 2000, 2500, 3000, 0, false);
+		irqlat_account_record(&t, &r);
+		r = rec(2, 3000, 3500, 4000, 5000, true);
+		irqlat_account_record(&t, &r);
+		r = rec(3, 4000, 4500, 5000, 0, false);
+		irqlat_account_record(&t, &r);
+		is_u64(t.reader_not_waiting, 3, "three records without a waiting reader");
+		is_u64(t.reader_not_waiting_at_start, 2, "two of them before the reader first waited");
+	}
 
 	r = rec(5, 3000, 2999, 4000, 5000, true);
 	ok(!irqlat_account_record(&s, &r), "b < a is refused");
@@ -128,6 +146,39 @@ static void test_timerlat(void)
 		else
 			ok(ret == 0, "timerlat line %zu: not a sample", i);
 	}
+}
+
+/* Lines as the 6.12 and 6.1 RT guests print them (timerlat with the osnoise events on). */
+static void test_osnoise(void)
+{
+	char what[48];
+	uint64_t ns;
+	int cpu, kind;
+
+	ok(irqlat_parse_osnoise("      timerlat/0-165     [000] d.h21     2.901852: irq_noise: irq_work:246 "
+				"start 2.901850448 duration 1361 ns", &cpu, &kind, &ns, what, sizeof(what)) == 1,
+	   "irq_noise parsed");
+	ok(cpu == 0, "... CPU 0");
+	ok(kind == NOISE_IRQ, "... kind irq");
+	is_u64(ns, 1361, "... 1361 ns");
+	ok(!strcmp(what, "irq_work:246"), "... what: %s", what);
+	ok(irqlat_parse_osnoise("          osn.sh-164     [003] d..3.     2.902851: thread_noise:   osn.sh:164 "
+				"start 2.902845515 duration 2643 ns", &cpu, &kind, &ns, what, sizeof(what)) == 1 &&
+	   cpu == 3 && kind == NOISE_THREAD && ns == 2643 && !strcmp(what, "osn.sh:164"),
+	   "thread_noise on CPU 3: osn.sh:164, 2643 ns");
+	ok(irqlat_parse_osnoise("  <idle>-0 [001] d.s2. 5.1: softirq_noise:        TIMER:1 start 5.0 duration 900 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 1 &&
+	   cpu == 1 && kind == NOISE_SOFTIRQ && ns == 900 && !strcmp(what, "TIMER:1"),
+	   "softirq_noise TIMER:1");
+	ok(irqlat_parse_osnoise("  <idle>-0 [000] d.h2. 5.1: nmi_noise: start 5.0 duration 70 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 1 &&
+	   kind == NOISE_NMI && ns == 70 && !strcmp(what, ""), "nmi_noise, nothing named");
+	ok(irqlat_parse_osnoise("timerlat/0-12 [000] ....  105.58: #1  context thread timer_latency 5678 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 0, "a timerlat sample is not noise");
+	ok(irqlat_parse_osnoise("x-1 [000] d.h2. 5.1: irq_noise: local_timer:236 start 5.0 duration 12 us",
+				&cpu, &kind, &ns, what, sizeof(what)) == 0, "a unit other than ns is refused");
+	ok(irqlat_parse_osnoise("x-1 d.h2. 5.1: irq_noise: local_timer:236 start 5.0 duration 12 ns",
+				&cpu, &kind, &ns, what, sizeof(what)) == 0, "no CPU field: refused");
 }
 
 static void test_names(void)
@@ -222,6 +273,7 @@ static void test_opts(void)
 int main(void)
 {
 	test_records();
+	test_osnoise();
 	test_entry();
 	test_timerlat();
 	test_names();
