@@ -6,8 +6,9 @@
  * merged exactly from what the document holds: counts, overflow, missed
  * and releases add, min and max are the extremes, the mean is weighted,
  * the standard deviation pooled, the histogram's buckets add (every thread
- * has the same bucket edges), the percentiles are read again from the
- * merged buckets (upper edge, capped at the max: never understated), and
+ * has the same bucket edges, but for a coarse page, which takes in the
+ * fine buckets of others inside it), the percentiles are read again from
+ * the merged buckets (upper edge, capped at the max: never understated), and
  * the block series merge on their common time grid (counts add, the
  * block's max is the largest).  The "all" metric is kept as it is.
  */
@@ -102,11 +103,20 @@ static int merge_hist(json_t *dst, json_t *const *ms, size_t n, double count, do
 	if (!h)
 		goto nomem;
 	qsort(b, nbk, sizeof(*b), cmp_bucket);
+	/*
+	 * Equal buckets add.  A thread's coarse page (one bucket spanning its
+	 * power of two) overlaps the fine buckets of other threads in that
+	 * page: they become one bucket spanning them all, so that no value is
+	 * placed below its own upper edge.
+	 */
 	for (i = 0, out = 0; i < nbk; i++) {
-		if (out && b[out - 1].lo == b[i].lo)
+		if (out && b[i].lo <= b[out - 1].hi) {
 			b[out - 1].count += b[i].count;
-		else
+			if (b[i].hi > b[out - 1].hi)
+				b[out - 1].hi = b[i].hi;
+		} else {
 			b[out++] = b[i];
+		}
 	}
 	arr = json_array();
 	for (i = 0; arr && i < out; i++)
