@@ -31,7 +31,7 @@ synth() {
 	              preempt: "rt", cpus_online: 1, cpu_model: "Test CPU", cmdline: "", clocksource: "tsc",
 	              virtualized: true },
 	    params: {}, load: { name: "none" },
-	    metrics: (if $last then $f + [$c] else [$c] + $f end),
+	    metrics: (if $last == 1 then $f + [$c] else [$c] + $f end),
 	    events: {}, duration_s: 1.0, verdict: { status: "pass", reason: "", criteria: [] } }' >"$1"
 }
 
@@ -54,4 +54,19 @@ for last in 0 1; do
 	check "  no percentile understates (all >= 70 us, none above the max 130 us)" \
 		awk '{ n++; if ($1 < 70 || $1 > 130) bad = 1 } END { exit !(n > 0 && !bad) }' <<<"$pct"
 done
+
+# The first thread of the CPU (a fine one) has no block series, the others
+# have one: the merged series is made of theirs (not an error with an empty
+# message).
+jq '.metrics[0] |= del(.series)' "$TMP/c1.json" >"$TMP/noseries.json"
+rtproof-plot -q -o "$TMP/p2" "$TMP/noseries.json" >"$TMP/p2.out" 2>&1
+rc=$?
+ok $([ $rc = 0 ] || [ $rc = 4 ]; echo $?) "first thread without a series: plotted (exit $rc)"
+grep -q error "$TMP/p2.out" && diag "$(cat "$TMP/p2.out")"
+diag "merged series (start_s, max_us): $(awk '/^# index 0/ { on = 1; next } /^$/ { on = 0 } on && /^[0-9-]/' \
+	"$TMP/p2/cyclic-wakeup_latency-over-time.dat" 2>/dev/null | tr '\n' ' ')"
+check "  the merged series is the others' (block max 130 us)" \
+	awk '/^# index 0/ { on = 1; next } /^$/ { on = 0 } on && /^[0-9]/ { n++; if ($2 != 130) bad = 1 }
+	     END { exit !(n > 0 && !bad) }' \
+	"$TMP/p2/cyclic-wakeup_latency-over-time.dat"
 done_testing

@@ -199,7 +199,10 @@ static int merge_series(json_t *dst, json_t *const *ms, size_t n)
 			b[out++] = b[i];
 		}
 	}
-	s = json_deep_copy(json_object_get(ms[0], "series"));
+	/* the first thread that has a series gives the merged one its fields */
+	for (i = 0; i < n && !json_is_object(json_object_get(ms[i], "series")); i++)
+		;
+	s = json_deep_copy(json_object_get(ms[i], "series"));
 	arr = json_array();
 	if (!s || !arr) {
 		free(b);
