@@ -11,17 +11,15 @@
 #include "result.h"
 #include "tap.h"
 
+static struct rtp_hist h;
+
+/* A cyclic document of one metric holding h. */
 static char *write_doc(size_t *len)
 {
-	static struct rtp_hist h;
 	struct rtp_json j;
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
-	uint64_t i, t0 = 777 * RTP_SERIES_BLOCK0_NS;
 
-	rtp_hist_init(&h);
-	for (i = 0; i < 5000; i++)
-		rtp_hist_record_at(&h, 1000 + i % 97 + (i == 4000 ? 500000 : 0), t0 + i * 1000000);
 	rtp_json_init(&j, f, true);
 	rtp_json_begin_object(&j, NULL);
 	rtp_json_string(&j, "schema", "rtproof/1");
@@ -46,6 +44,58 @@ static char *write_doc(size_t *len)
 	return buf;
 }
 
+static struct rtp_doc_bucket want[RTP_HIST_NBUCKETS];
+static size_t nwant;
+
+static int want_cb(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
+{
+	(void)arg;
+	want[nwant++] = (struct rtp_doc_bucket){ lo, hi, count };
+	return 0;
+}
+
+/* A compact histogram past its pool (coarse pages) and with an overflow reads back as written. */
+static void coarse_round_trip(void)
+{
+	struct rtp_doc d;
+	char err[256] = "";
+	const struct rtp_doc_metric *m;
+	size_t len, i;
+	char *buf;
+	uint64_t t0 = 100 * RTP_SERIES_BLOCK0_NS, bsum = 0;
+	bool same;
+
+	/* 20 powers of two, 2^12 to 2^31 ns, and one value past the limit */
+	rtp_hist_init(&h);
+	for (i = 0; i < 4000; i++)
+		rtp_hist_record_at(&h, ((uint64_t)1 << (12 + i % 20)) + i, t0 + i * 1000000);
+	rtp_hist_record_at(&h, RTP_HIST_LIMIT + 1, t0 + i * 1000000);
+	nwant = 0;
+	rtp_hist_foreach(&h, want_cb, NULL);
+	buf = write_doc(&len);
+	ok(!rtp_doc_parse(&d, buf, len, err, sizeof(err)), "a document with coarse pages reads back %s", err);
+	m = rtp_doc_find(&d, "wakeup_latency", "cpu 1 thread all");
+	if (!m) {
+		ok(false, "its metric");
+		free(buf);
+		return;
+	}
+	same = m->nbuckets == nwant;
+	for (i = 0; same && i < nwant; i++)
+		same = m->buckets[i].lo == want[i].lo && m->buckets[i].hi == want[i].hi &&
+		       m->buckets[i].count == want[i].count;
+	ok(rtp_hist_coarse(&h) > 0 && same && nwant > 0 && want[nwant - 1].hi - want[nwant - 1].lo + 1 == 1u << 31,
+	   "its %zu buckets, coarse pages spanning their power of two, read back as written", nwant);
+	ok(m->count == 4001 && m->overflow == 1 && m->min == 4096 && m->max == RTP_HIST_LIMIT + 1,
+	   "count, overflow, min and max exact");
+	for (i = 0; i < m->nblocks; i++)
+		bsum += m->blocks[i].count;
+	ok(m->has_series && bsum == 4001 && m->nblocks == 41 && m->blocks[40].max == m->max,
+	   "the block series: %zu blocks holding every value", m->nblocks);
+	rtp_doc_free(&d);
+	free(buf);
+}
+
 static void refused(const char *text, const char *want)
 {
 	struct rtp_doc d;
@@ -62,8 +112,14 @@ int main(void)
 	struct rtp_doc d;
 	char err[256] = "";
 	size_t len;
-	char *buf = write_doc(&len);
+	char *buf;
 	const struct rtp_doc_metric *m;
+	uint64_t i, t0 = 777 * RTP_SERIES_BLOCK0_NS;
+
+	rtp_hist_init(&h);
+	for (i = 0; i < 5000; i++)
+		rtp_hist_record_at(&h, 1000 + i % 97 + (i == 4000 ? 500000 : 0), t0 + i * 1000000);
+	buf = write_doc(&len);
 
 	ok(!rtp_doc_parse(&d, buf, len, err, sizeof(err)), "a document the lib wrote reads back %s", err);
 	m = rtp_doc_find(&d, "wakeup_latency", "cpu 1 thread all");
@@ -96,6 +152,7 @@ int main(void)
 		   "an unsigned 64-bit value beyond int64 elsewhere in the document reads %s", err);
 		rtp_doc_free(&d);
 	}
+	coarse_round_trip();
 	refused("", "empty");
 	refused("{\"schema\": \"rtproof/1\", \"tool\": ", "not JSON");
 	refused("[1, 2]", "not an rtproof/1 document");

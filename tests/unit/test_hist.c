@@ -262,6 +262,138 @@ static void compact(void)
 	free(w2);
 }
 
+/* Total of foreach's buckets (ordered, without overlap) in l, or UINT64_MAX when not ordered. */
+static uint64_t bucket_total(const struct rtp_hist *h, struct bucket_list *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->ordered = true;
+	rtp_hist_foreach(h, collect, l);
+	return l->ordered ? l->total : UINT64_MAX;
+}
+
+/* Every percentile p0.1..p100 of h at or above the exact one of the sorted v[0..n). */
+static bool never_understates(const struct rtp_hist *h, const uint64_t *v, size_t n)
+{
+	unsigned k;
+
+	for (k = 1; k <= 1000; k++) {
+		double p = k / 10.0;
+		size_t rank = (size_t)ceil(p / 100.0 * (double)n - 1e-9);
+		uint64_t got = rtp_hist_percentile(h, p);
+
+		if (got < v[(rank ? rank : 1) - 1] || got > v[n - 1]) {
+			tap_diag("p%g: %llu, exact %llu, max %llu", p, (unsigned long long)got,
+				 (unsigned long long)v[(rank ? rank : 1) - 1], (unsigned long long)v[n - 1]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Compact into compact past the destination's pool; 32-bit counts that fill up in a merge. */
+static void compact_merge(void)
+{
+	struct rtp_hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *s = malloc(sizeof(*s));
+	struct rtp_hist_wide *w = malloc(sizeof(*w));
+	static struct bucket_list l;
+	static uint64_t v[60000];
+	uint64_t seed = 77, x, sum = 0, lo, hi, big = (uint64_t)UINT32_MAX - 1;
+	size_t i, n = 0;
+	unsigned pg, idx = rtp_hist_index(5000);
+
+	/* a: 2^8 to 2^20 ns (12 pages); b: 2^20 to 2^32 ns (12 others), and the overflow */
+	rtp_hist_init(a);
+	rtp_hist_init(b);
+	rtp_hist_init_wide(w);
+	for (i = 0; i < 50000; i++) {
+		x = (uint64_t)1 << (8 + i % 24);
+		x += rnd(&seed) % x;
+		v[n++] = x;
+		sum += x;
+		rtp_hist_record(i % 24 < 12 ? a : b, x);
+		rtp_hist_record(&w->h, x);
+	}
+	v[n++] = RTP_HIST_LIMIT + 7;
+	sum += RTP_HIST_LIMIT + 7;
+	rtp_hist_record(b, RTP_HIST_LIMIT + 7);
+	rtp_hist_record(&w->h, RTP_HIST_LIMIT + 7);
+	qsort(v, n, sizeof(*v), cmp_u64);
+	ok(a->used == RTP_HIST_POOL && b->used == RTP_HIST_POOL && !rtp_hist_coarse(a) && !rtp_hist_coarse(b),
+	   "two compact histograms of 12 pages each, every value fine");
+	rtp_hist_merge(a, b);
+	ok(a->count == n && a->sum == sum && a->min == v[0] && a->max == v[n - 1] && a->overflow == 1,
+	   "merged into a compact one: count, sum, min, max and overflow exact");
+	ok(rtp_hist_coarse(a) > 0 && bucket_total(a, &l) + a->overflow == a->count,
+	   "the pages without a slot are coarse (%llu values), every value in a bucket once",
+	   (unsigned long long)rtp_hist_coarse(a));
+	ok(never_understates(a, v, n), "its percentiles never understate, p100 is the max");
+	for (pg = 0; pg < RTP_HIST_NPAGES; pg++) {
+		uint64_t fa = 0, fw = 0;
+		unsigned k;
+
+		for (k = 0; k < RTP_HIST_SUB; k++) {
+			fa += a->slot[pg] ? rtp_hist_slot_counts(a, a->slot[pg])[k] : 0;
+			fw += w->h.slot[pg] ? rtp_hist_slot_counts(&w->h, w->h.slot[pg])[k] : 0;
+		}
+		if (fa + a->coarse[pg] != fw + w->h.coarse[pg] || (a->slot[pg] && a->coarse[pg]))
+			break;
+	}
+	ok(pg == RTP_HIST_NPAGES, "each power of two holds as many values as recording all in a wide one");
+	rtp_hist_snapshot(s, a);
+	ok(s->count == a->count && same_buckets(s, a), "a snapshot of it has the same buckets");
+
+	/* a merge that would take a fine count past 2^32 - 1: the page goes coarse, exactly */
+	rtp_hist_init(a);
+	rtp_hist_init(b);
+	rtp_hist_record(a, 5000);
+	rtp_hist_record(a, 4200);
+	rtp_hist_add(a, idx, big);	/* 4 294 967 294 more values of bucket 5000, by the inside way */
+	a->count += big;
+	a->sum += big * 5000;
+	for (i = 0; i < 3; i++)
+		rtp_hist_record(b, 5000);
+	rtp_hist_record(b, 8000);
+	rtp_hist_record(b, 20000);
+	rtp_hist_merge(a, b);
+	rtp_hist_bucket_range(rtp_hist_index(4096), &lo, &hi);
+	bucket_total(a, &l);
+	ok(l.n == 6 && l.v[0] == lo && l.v[1] == 8191 && l.v[2] == big + 6 && l.v[5] == 1,
+	   "a merged count past 2^32 - 1: [%llu, %llu] x %llu (want %llu), then the other page's bucket",
+	   (unsigned long long)l.v[0], (unsigned long long)l.v[1], (unsigned long long)l.v[2],
+	   (unsigned long long)(big + 6));
+	ok(a->count == big + 7 && rtp_hist_percentile(a, 50) == 8191 && rtp_hist_percentile(a, 100) == 20000,
+	   "count, and percentiles at the coarse page's upper edge");
+
+	/* a coarse source page into a fine destination page: all of it coarse */
+	rtp_hist_init(b);
+	rtp_hist_record(b, 4500);
+	rtp_hist_record(b, 6000);
+	rtp_hist_merge(b, a);
+	bucket_total(b, &l);
+	ok(l.n == 6 && l.v[2] == big + 8 && l.v[5] == 1 && !b->slot[idx >> RTP_HIST_SUB_BITS],
+	   "a coarse page merged into a fine one: [%llu, %llu] x %llu (want %llu)",
+	   (unsigned long long)l.v[0], (unsigned long long)l.v[1], (unsigned long long)l.v[2],
+	   (unsigned long long)(big + 8));
+	rtp_hist_record(b, 5000);
+	bucket_total(b, &l);
+	ok(l.n == 6 && l.v[2] == big + 9 && b->used == 2, "a page once coarse stays coarse (%u slots used)",
+	   b->used);
+
+	/* in a wide histogram too */
+	rtp_hist_init_wide(w);
+	rtp_hist_record(&w->h, 5000);
+	rtp_hist_add(&w->h, idx, big);
+	rtp_hist_record(&w->h, 5000);
+	rtp_hist_record(&w->h, 5000);
+	rtp_hist_record(&w->h, 300);
+	bucket_total(&w->h, &l);
+	ok(l.n == 6 && l.v[2] == 1 && l.v[5] == big + 3, "a wide histogram's full count goes coarse too");
+	free(a);
+	free(b);
+	free(s);
+	free(w);
+}
+
 static void merge_and_overflow(void)
 {
 	struct rtp_hist_wide *aw = malloc(sizeof(*aw)), *bw = malloc(sizeof(*bw)), *allw = malloc(sizeof(*allw));
@@ -305,6 +437,7 @@ int main(void)
 	round_trip();
 	percentiles();
 	compact();
+	compact_merge();
 	merge_and_overflow();
 	return tap_done();
 }
