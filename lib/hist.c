@@ -75,7 +75,8 @@ void rtp_hist_snapshot(struct rtp_hist *dst, const struct rtp_hist *src)
 	for (pg = 0; pg < RTP_HIST_NPAGES; pg++) {
 		dst->coarse[pg] = RTP_LD(&src->coarse[pg]);
 		s = RTP_LD(&src->slot[pg]);
-		dst->slot[pg] = (uint8_t)(s <= dst->cap ? s : 0);
+		/* a slot given out after 'used' was read: its counts are not copied */
+		dst->slot[pg] = (uint8_t)(s <= dst->used ? s : 0);
 	}
 	for (s = 1; s <= dst->used; s++) {
 		const uint32_t *from = rtp_hist_slot_counts(src, s);

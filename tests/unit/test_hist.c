@@ -427,6 +427,53 @@ static void merge_and_overflow(void)
 	ok(fabs(rtp_hist_stddev(a) - 10.0) < 1e-9, "sample stddev of 10, 20, 30 is 10");
 	rtp_hist_snapshot(b, a);
 	ok(b->count == 3 && b->max == 30 && b->min == 10, "a snapshot copies the live figures");
+
+	/*
+	 * One snapshot buffer for several threads (cyclic's live lines): the
+	 * owner gives a page slot 2 between the reader's load of 'used' (1)
+	 * and its load of the page's slot.  The slot's counts were not copied:
+	 * the snapshot must not show what the buffer's slot 2 held before (a
+	 * page of another histogram).
+	 */
+	{
+		struct rtp_hist *o = malloc(sizeof(*o)), *c = malloc(sizeof(*c)), *d = malloc(sizeof(*d));
+		static struct bucket_list l;
+
+		rtp_hist_init(o);
+		rtp_hist_record(o, 100000);
+		rtp_hist_record(o, 1000);	/* other's page of 1000 ns: its slot 2 */
+		rtp_hist_init(d);
+		rtp_hist_snapshot(d, o);	/* the buffer's slot 2: 1000 ns */
+		rtp_hist_init(c);
+		rtp_hist_record(c, 5000);
+		rtp_hist_record(c, 9000000);	/* slot 2 */
+		c->used = 1;			/* as the reader saw it */
+		rtp_hist_snapshot(d, c);
+		memset(&l, 0, sizeof(l));
+		l.ordered = true;
+		rtp_hist_foreach(d, collect, &l);
+		{
+			bool only_own = l.total <= d->count;
+			size_t k;
+
+			for (k = 0; k < l.n; k += 3) {
+				bool has5 = l.v[k] <= 5000 && 5000 <= l.v[k + 1];
+				bool has9 = l.v[k] <= 9000000 && 9000000 <= l.v[k + 1];
+
+				if (!has5 && !has9) {
+					tap_diag("bucket [%llu, %llu] x %llu holds neither value",
+						 (unsigned long long)l.v[k], (unsigned long long)l.v[k + 1],
+						 (unsigned long long)l.v[k + 2]);
+					only_own = false;
+				}
+			}
+			ok(only_own, "a snapshot never shows counts of a page it did not copy (%zu buckets)",
+			   l.n / 3);
+		}
+		free(o);
+		free(c);
+		free(d);
+	}
 	free(aw);
 	free(bw);
 	free(allw);
