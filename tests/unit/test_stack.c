@@ -3,9 +3,13 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "stack.h"
 #include "tap.h"
@@ -115,5 +119,48 @@ int main(void)
 	quiet = run_on(64 * 1024, sleeper, &quick, false);
 	sig = run_on(64 * 1024, sleeper, &slow, true);
 	ok(sig > quiet, "a signal handler's frame is seen: %zu bytes with it, %zu without", sig, quiet);
+
+	/* the page below the stack faults: a child writes to it */
+	{
+		pid_t pid;
+		int st = 0;
+
+		if (rtp_stack_alloc(&s, 32 * 1024) == 0) {
+			pid = fork();
+			if (pid == 0) {
+				/* quiet: ASan reports the fault and exits 1 instead */
+				freopen("/dev/null", "w", stderr);
+				((volatile unsigned char *)s.map)[s.guard - 1] = 1;
+				_exit(0);
+			}
+			waitpid(pid, &st, 0);
+			ok(pid > 0 && ((WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV) ||
+				       (WIFEXITED(st) && WEXITSTATUS(st) != 0)),
+			   "a write to the guard page below the stack faults");
+			rtp_stack_free(&s);
+		} else {
+			ok(false, "a 32 KiB stack maps");
+		}
+	}
+	/* under mlockall(MCL_CURRENT | MCL_FUTURE), as the benches run: the same, in a child */
+	{
+		pid_t pid = fork();
+		int st = 0;
+
+		if (pid == 0) {
+			size_t d;
+
+			if (mlockall(MCL_CURRENT | MCL_FUTURE))
+				_exit(4);
+			d = run_on(64 * 1024, deep, &n, false);
+			_exit(d >= n && d < 64 * 1024 ? 0 : 1);
+		}
+		waitpid(pid, &st, 0);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 4)
+			tap_skip("mlockall not permitted here", "a frame is seen on a locked stack");
+		else
+			ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			   "under mlockall: a 6000-byte frame is seen on a locked stack");
+	}
 	return tap_done();
 }
