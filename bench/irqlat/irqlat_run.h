@@ -67,7 +67,8 @@ struct irqlat_run {
 	char tl_saved_tracer[64], tl_saved_on[8], tl_saved_period[32], tl_saved_cpus[256];
 	/* --osnoise: the noise events, per CPU, beside the latencies */
 #define IRQLAT_NOISE_CPUS 64
-	bool osn_on;			/* the events are enabled for this run */
+	bool osn_on;			/* all the events are enabled for this run: recorded */
+	int osn_set;			/* how many were enabled (in order): put back at the end */
 	char osn_saved[NOISE_N][4];	/* their "enable" before the run */
 	char osn_why[200];		/* why not recorded */
 	struct irqlat_noise {

@@ -238,10 +238,11 @@ static void osnoise_events_on(struct irqlat_run *r)
 			snprintf(r->osn_why, sizeof(r->osn_why), "not available: %s: %s", p,
 				 strerror(-ret));
 		else
-			r->osn_on = true;	/* from the first one on: restored */
+			r->osn_set = k + 1;	/* put back at the end */
 	}
 	if (ret)
-		return;
+		return;		/* not all kinds: none recorded, rather than zeros */
+	r->osn_on = true;
 	r->osn_why[0] = 0;
 }
 
@@ -250,14 +251,13 @@ static void osnoise_events_off(struct irqlat_run *r)
 	char p[600];
 	int k;
 
-	if (!r->osn_on)
-		return;
-	for (k = 0; k < NOISE_N; k++) {
+	for (k = 0; k < r->osn_set; k++) {
 		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
 			 irqlat_noise_names[k]);
 		if (irqlat_write_str(p, r->osn_saved[k][0] == '1' ? "1\n" : "0\n"))
 			rtp_warn("%s: could not be restored", p);
 	}
+	r->osn_set = 0;
 }
 
 static void osnoise_account(struct irqlat_run *r, const char *line)

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-irqlat's timerlat source against a tracefs made of plain files
+# (--tracefs DIR): this host has no timerlat tracer, so what the source does
+# with the tracefs files, its errors and its documents are checked here, the
+# tracer itself in the VM (vm-irqlat.t, vm-timerlat-user.t).  trace_pipe is
+# a file of ready-made lines; the run ends by -l at its last sample.  A
+# file that reads but refuses writes is a symbolic link to /dev/full (never
+# read it whole: it does not end).
+. "$(dirname "$0")/tap.sh"
+command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
+P=rtproof-irqlat
+
+# fake DIR: a tracefs that offers timerlat (no timerlat_fd: kernel threads)
+fake() {
+	mkdir -p "$1/osnoise" "$1/events/osnoise/nmi_noise" "$1/events/osnoise/irq_noise" \
+		"$1/events/osnoise/softirq_noise" "$1/events/osnoise/thread_noise"
+	echo "timerlat osnoise function nop" >"$1/available_tracers"
+	echo nop >"$1/current_tracer"
+	echo 1 >"$1/tracing_on"
+	echo 1000 >"$1/osnoise/timerlat_period_us"
+	echo 0-1 >"$1/osnoise/cpus"
+	: >"$1/trace"
+	for k in nmi irq softirq thread; do echo 0 >"$1/events/osnoise/${k}_noise/enable"; done
+	cat >"$1/trace_pipe" <<'LINES'
+     timerlat/0-1234  [000] .......   100.000001: #1 context    irq timer_latency      1234 ns
+     timerlat/0-1234  [000] .......   100.000002: #1 context thread timer_latency      5234 ns
+          <idle>-0     [000] d.h1.   100.100000: irq_noise: local_timer:236 start 100.099998 duration 2000 ns
+     timerlat/0-1234  [000] .......   100.001001: #2 context    irq timer_latency      1300 ns
+     timerlat/0-1234  [000] .......   100.001002: #2 context thread timer_latency      6000 ns
+     timerlat/0-1234  [000] .......   100.002002: #3 context thread timer_latency      7000 ns
+LINES
+}
+
+T=$TMP/tfs
+fake "$T"
+$P --source timerlat --tracefs "$T" --osnoise -p 0 -l 3 -D 5s -q --json "$TMP/ok.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 4 ]; then
+	skip "the timerlat source on a tracefs of files" "$(head -1 "$TMP/err")"
+	done_testing
+	exit
+fi
+[ $rc -eq 0 ] && jq_ok "$TMP/ok.json" '.events.records == 3 and .osnoise.recorded == true
+	and (.osnoise.cpus[0] | .cpu == 0 and .irq.count == 1 and .irq.max_ns == 2000)'
+ok $? "--osnoise: three records, the irq noise event counted (exit $rc)"
+[ "$(cat "$T/current_tracer")" = nop ] &&
+	[ "$(cat "$T/events/osnoise/irq_noise/enable" "$T/events/osnoise/thread_noise/enable" | tr -d '\n')" = 00 ]
+ok $? "  the tracer and the events' enable put back"
+
+# One event's enable refuses the write: the noise is not recorded (the
+# document must not say 0 for a kind it did not record), and the events
+# enabled before it are put back.
+fake "$T"
+rm "$T/events/osnoise/softirq_noise/enable"
+ln -s /dev/full "$T/events/osnoise/softirq_noise/enable"
+$P --source timerlat --tracefs "$T" --osnoise -p 0 -l 3 -D 5s --json "$TMP/part.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+diag "osnoise: $(jq -c '.osnoise | {recorded, reason}' "$TMP/part.json" 2>/dev/null)"
+[ $rc -eq 0 ] && jq_ok "$TMP/part.json" '.osnoise.recorded == false and (.osnoise.reason | test("softirq_noise"))
+	and (.osnoise | has("cpus") | not)' && grep -q "^osnoise: not available: .*softirq_noise" "$TMP/out"
+ok $? "one event cannot be enabled: osnoise not recorded, the document and the summary say why (exit $rc)"
+[ "$(cat "$T/events/osnoise/nmi_noise/enable" "$T/events/osnoise/irq_noise/enable" | tr -d '\n')" = 00 ] &&
+	! grep -q "could not be restored" "$TMP/err"
+ok $? "  the events enabled before it are put back, the one never changed is left alone"
+done_testing
