@@ -63,4 +63,36 @@ ok $? "one event cannot be enabled: osnoise not recorded, the document and the s
 [ "$(cat "$T/events/osnoise/nmi_noise/enable" "$T/events/osnoise/irq_noise/enable" | tr -d '\n')" = 00 ] &&
 	! grep -q "could not be restored" "$TMP/err"
 ok $? "  the events enabled before it are put back, the one never changed is left alone"
+# timerlat_fd offered (user threads, one per CPU) and the second thread
+# cannot start (another user, RLIMIT_NPROC 2, as thread-start.t): exit 1,
+# one error line, no document, the tracefs files put back, no hang.  The
+# thread that started reads a plain file (EOF at once) until it is stopped.
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || ! command -v prlimit >/dev/null ||
+	[ "$(nproc)" -lt 2 ]; then
+	skip "a timerlat_fd thread that cannot start" "needs root, setpriv, prlimit and 2 CPUs"
+	done_testing
+	exit
+fi
+U=$TMP/u
+fake "$U"
+mkdir -p "$U/osnoise/per_cpu/cpu0" "$U/osnoise/per_cpu/cpu1"
+: >"$U/osnoise/per_cpu/cpu0/timerlat_fd"
+: >"$U/osnoise/per_cpu/cpu1/timerlat_fd"
+echo "OSNOISE_WORKLOAD TIMERLAT_ALIGN" >"$U/osnoise/options"
+chmod -R a+rwX "$TMP"
+t0=$(date +%s)
+timeout 30 prlimit --nproc=2:2 setpriv --reuid=64999 --regid=64999 --clear-groups \
+	--inh-caps=+sys_nice --ambient-caps=+sys_nice \
+	$RTPROOF_BIN/$P --source timerlat --tracefs "$U" -p 0 -l 3 -D 5s --no-mlockall -q \
+	--json "$TMP/u.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+t1=$(date +%s)
+sed 's/^/# /' "$TMP/err"
+[ $rc -eq 1 ] && [ "$(grep -c 'error:' "$TMP/err")" -eq 1 ] &&
+	grep -q "error: timerlat: timerlat_fd user threads: Resource temporarily unavailable" "$TMP/err" &&
+	[ ! -e "$TMP/u.json" ] && ! ls "$TMP" | grep -q "u.json.tmp"
+ok $? "a timerlat_fd thread that cannot start: exit 1 (got $rc) in $((t1 - t0)) s, one error line, no document"
+[ "$(cat "$U/current_tracer")" = nop ] && grep -q "^OSNOISE_WORKLOAD" "$U/osnoise/options" &&
+	[ "$(cat "$U/tracing_on")" = 1 ]
+ok $? "  the tracer, osnoise/options and tracing_on put back"
 done_testing
