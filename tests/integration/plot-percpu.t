@@ -69,4 +69,12 @@ check "  the merged series is the others' (block max 130 us)" \
 	awk '/^# index 0/ { on = 1; next } /^$/ { on = 0 } on && /^[0-9]/ { n++; if ($2 != 130) bad = 1 }
 	     END { exit !(n > 0 && !bad) }' \
 	"$TMP/p2/cyclic-wakeup_latency-over-time.dat"
+# One thread's series was coarsened twice (0.4 s blocks), the others' not:
+# the merged series is on 0.4 s blocks, and says it was coarsened twice.
+jq '.metrics[5].series.block_s = 0.4 | .metrics[5].series.coarsened = 2' "$TMP/c0.json" >"$TMP/coarsened.json"
+rtproof-plot -q -o "$TMP/p3" "$TMP/coarsened.json" >/dev/null 2>&1
+h=$(grep -m1 "^# index 0" "$TMP/p3/cyclic-wakeup_latency-over-time.dat")
+diag "${h#\# }"
+echo "$h" | grep -q "block 0.4 s, coarsened 2 times"
+ok $? "a series coarsened in one thread: the merged one's block length and coarsening agree"
 done_testing

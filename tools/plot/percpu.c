@@ -152,7 +152,7 @@ static int merge_series(json_t *dst, json_t *const *ms, size_t n)
 {
 	struct block *b = NULL, *nb;
 	size_t nbk = 0, cap = 0, i, j, out;
-	double bs = 0, t0 = INFINITY;
+	double bs = 0, t0 = INFINITY, co = 0;
 	json_t *s, *arr, *e;
 
 	for (i = 0; i < n; i++) {
@@ -163,6 +163,8 @@ static int merge_series(json_t *dst, json_t *const *ms, size_t n)
 			bs = num(s, "block_s");
 		if (num(s, "t0_s") < t0)
 			t0 = num(s, "t0_s");
+		if (num(s, "coarsened") > co)
+			co = num(s, "coarsened");	/* the coarsest one's, as block_s */
 	}
 	if (!(bs > 0) || !isfinite(t0))
 		return 0;
@@ -214,6 +216,7 @@ static int merge_series(json_t *dst, json_t *const *ms, size_t n)
 		json_array_append_new(arr, json_pack("[fff]", b[i].start, b[i].count, b[i].max));
 	json_object_set_new(s, "t0_s", json_real(t0));
 	json_object_set_new(s, "block_s", json_real(bs));
+	json_object_set_new(s, "coarsened", json_real(co));
 	json_object_set_new(s, "blocks", arr);
 	json_object_set_new(dst, "series", s);
 	free(b);
