@@ -524,8 +524,14 @@ static void timerlat_json_params(const struct irqlat_run *r, struct rtp_json *j)
 	rtp_json_bool(j, "user_return_offered", r->tl_user_offered);
 	rtp_json_string(j, "workload", r->tl_user ? "user threads (timerlat_fd)" :
 				       "kernel threads (timerlat/N)");
-	if (r->tl_user)
-		rtp_json_string(j, "user_threads", "one per CPU, pinned, SCHED_FIFO 95");
+	if (r->tl_user) {
+		char d[64];
+
+		/* as tl_user_thread() sets it */
+		snprintf(d, sizeof(d), "one per CPU, pinned, SCHED_FIFO %d",
+			 r->o.irq_prio ? r->o.irq_prio : IRQLAT_TL_USER_PRIO);
+		rtp_json_string(j, "user_threads", d);
+	}
 	if (r->tl_user_err)
 		rtp_json_string(j, "user_return_error", strerror(-r->tl_user_err));
 }

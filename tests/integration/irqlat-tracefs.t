@@ -63,6 +63,30 @@ ok $? "one event cannot be enabled: osnoise not recorded, the document and the s
 [ "$(cat "$T/events/osnoise/nmi_noise/enable" "$T/events/osnoise/irq_noise/enable" | tr -d '\n')" = 00 ] &&
 	! grep -q "could not be restored" "$TMP/err"
 ok $? "  the events enabled before it are put back, the one never changed is left alone"
+# timerlat_fd offered, each CPU's a FIFO fed a byte every 10 ms (a period):
+# the user threads run at --irq-prio's priority, and the document says so.
+F=$TMP/f
+fake "$F"
+mkdir -p "$F/osnoise/per_cpu/cpu0" "$F/osnoise/per_cpu/cpu1"
+mkfifo "$F/osnoise/per_cpu/cpu0/timerlat_fd" "$F/osnoise/per_cpu/cpu1/timerlat_fd"
+echo "OSNOISE_WORKLOAD" >"$F/osnoise/options"
+exec 3<>"$F/osnoise/per_cpu/cpu0/timerlat_fd" 4<>"$F/osnoise/per_cpu/cpu1/timerlat_fd"
+(for i in $(seq 1 1000); do printf x >&3; printf x >&4; sleep 0.01; done) &
+feeder=$!
+timeout 30 $P --source timerlat --tracefs "$F" -p 0 --irq-prio 50 -l 3 -D 5s -q \
+	--json "$TMP/f.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+kill $feeder 2>/dev/null
+wait $feeder 2>/dev/null
+exec 3>&- 4>&-
+diag "params: $(jq -c '{user_threads: .params.user_threads, prio: .params.irq_thread.priority}' "$TMP/f.json" 2>/dev/null)"
+[ $rc -eq 0 ] && jq_ok "$TMP/f.json" '.params.workload == "user threads (timerlat_fd)"
+	and .params.irq_thread.name == "timerlatu/0" and .params.irq_thread.priority == 50
+	and .params.user_threads == "one per CPU, pinned, SCHED_FIFO 50"'
+ok $? "timerlat_fd user threads with --irq-prio 50: they ran at 50 and the document says 50 (exit $rc)"
+grep -q "OSNOISE_WORKLOAD" "$F/osnoise/options" && [ "$(cat "$F/current_tracer")" = nop ]
+ok $? "  osnoise/options and the tracer put back"
+
 # timerlat_fd offered (user threads, one per CPU) and the second thread
 # cannot start (another user, RLIMIT_NPROC 2, as thread-start.t): exit 1,
 # one error line, no document, the tracefs files put back, no hang.  The
