@@ -149,8 +149,18 @@ static int tl_user_start(struct irqlat_run *r)
 	pthread_attr_t attr;
 	int c, ret = 0;
 
+	long smin = sysconf(_SC_THREAD_STACK_MIN);
+	size_t stack = IRQLAT_TL_USER_STACK;
+
+	/* where pages are larger (64 KiB), the minimum is: glibc's 8 MiB default never */
+	if (smin > 0 && (size_t)smin > stack)
+		stack = (size_t)smin;
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, IRQLAT_TL_USER_STACK);
+	ret = pthread_attr_setstacksize(&attr, stack);
+	if (ret) {
+		pthread_attr_destroy(&attr);
+		return -ret;
+	}
 	for (c = 0; c < n && r->tl_nuser < IRQLAT_TL_MAX_USER; c++) {
 		if (r->o.cpu >= 0 && c != r->o.cpu)
 			continue;

@@ -122,6 +122,15 @@ static int merge_hist(json_t *dst, json_t *const *ms, size_t n, double count, do
 	for (i = 0; arr && i < out; i++)
 		json_array_append_new(arr, json_pack("[fff]", b[i].lo, b[i].hi, b[i].count));
 	json_object_set_new(h, "buckets", arr);
+	/* values known only to their power of two: every thread's, not the first's */
+	for (i = 0, seen = 0; i < n; i++) {
+		double c = num(json_object_get(ms[i], "histogram"), "coarse");
+
+		if (c > 0)
+			seen += c;
+	}
+	if (json_object_get(h, "coarse") || seen > 0)
+		json_object_set_new(h, "coarse", json_real(seen));
 	json_object_set_new(dst, "histogram", h);
 	pct = json_object();
 	for (k = 0; pct && k < sizeof(pv) / sizeof(pv[0]); k++) {
