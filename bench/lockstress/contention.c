@@ -228,7 +228,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 {
 	struct con_run *r;
 	uint64_t deadline;
-	int i, ret, started = 0;
+	int i, ret, started = 0, stacks = c->nstacks;
 
 	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
 	cc->t = aligned_alloc(64, ((sizeof(*cc->t) * (size_t)cc->nthreads) + 63) & ~(size_t)63);
@@ -281,6 +281,7 @@ static int run_case(struct ls_ctx *c, struct ls_contention *con, struct con_case
 				  ls_kind_names[cc->kind], i);
 	if (c->abandoned)
 		return ret ? ret : -ETIMEDOUT;
+	ls_stacks_release(c, stacks);
 	if (ret) {
 		lock_destroy(r, cc->kind);
 		rtp_gate_destroy(&r->gate);

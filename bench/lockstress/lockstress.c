@@ -118,7 +118,7 @@ int ls_thread_attr(struct ls_ctx *c, pthread_attr_t *attr)
 }
 
 /* Stacks from index 'from' on, of threads all joined: their peak is kept, they are unmapped. */
-static void stacks_release(struct ls_ctx *c, int from)
+void ls_stacks_release(struct ls_ctx *c, int from)
 {
 	size_t p;
 
@@ -315,13 +315,13 @@ static int ls_scenarios(struct rtp_run *run)
 			return RTP_EXIT_ERROR;
 		}
 		c->ran[c->o.scen[i]] = true;
-		stacks_release(c, load_stacks);
+		ls_stacks_release(c, load_stacks);
 		if (ret)
 			rtp_error("%s: %s", ops->name, strerror(-ret));
 	}
 	end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	load_stop(c);
-	stacks_release(c, 0);
+	ls_stacks_release(c, 0);
 	run->stopped_by = c->signal ? "signal" : "end";
 	run->duration_s = (double)(end_ns - c->start_ns) / 1e9;
 	return 0;
@@ -389,7 +389,7 @@ static void ls_teardown(struct rtp_run *run)
 	free(c->load_args);
 	for (i = 0; i < LS_NSCEN; i++)
 		scenario_ops[i]->destroy(c);
-	stacks_release(c, 0);
+	ls_stacks_release(c, 0);
 	free(c->stacks);
 	c->stacks = NULL;
 }

@@ -141,6 +141,12 @@ static inline bool ls_stopped(const struct ls_ctx *c)
 
 /* Initialises attr for a new thread on a fresh stack of LS_STACK_BYTES; 0 or -errno. */
 int ls_thread_attr(struct ls_ctx *c, pthread_attr_t *attr);
+/*
+ * Unmaps the stacks from index 'from' on (ls_ctx.nstacks before the threads
+ * were started), once those threads are all joined, keeping their peak: a
+ * scenario that runs case after case locks one case's stacks, not them all.
+ */
+void ls_stacks_release(struct ls_ctx *c, int from);
 
 /* ---- helpers (util.c) ---------------------------------------------------- */
 

@@ -164,7 +164,7 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 	struct pc_var *v = &pc->v[var];
 	struct pc_run *r;
 	uint64_t deadline, end;
-	int i, ret = 0, started;
+	int i, ret = 0, started, stacks = c->nstacks;
 
 	r = aligned_alloc(64, (sizeof(*r) + 63) & ~(size_t)63);
 	if (!r)
@@ -215,6 +215,7 @@ static int run_var(struct ls_ctx *c, struct ls_percpu *pc, int var)
 			rtp_error("percpu: %s, thread %d did not stop", var_names[var], i);
 	if (c->abandoned)
 		return ret ? ret : -ETIMEDOUT;
+	ls_stacks_release(c, stacks);
 	rtp_hist_init_wide(&v->all);
 	end = r->start_ns;
 	for (i = 0; i < pc->nthreads; i++) {
