@@ -402,7 +402,9 @@ static void inv_print(const struct ls_ctx *c)
 		       p->remaining.count ? rtp_format_ns(rtp_hist_percentile(&p->remaining, 50), g, sizeof(g)) : "-",
 		       p->holder_prio_max, (unsigned long long)p->disturbed,
 		       p->clean ? rtp_format_ns(p->clean_max, h, sizeof(h)) : "-",
-		       !p->clean ? "not judged" : proto_bounded(inv, p) ? "bounded" : "UNBOUNDED",
+		       !p->clean ? "not judged" : proto_bounded(inv, p) ?
+		       (c->o.control && p->protocol == LS_PROTO_NONE ? "bounded (control: FAIL)" : "bounded") :
+		       (c->o.control && p->protocol == LS_PROTO_NONE ? "UNBOUNDED (control)" : "UNBOUNDED"),
 		       p->timeouts ? (snprintf(x, sizeof(x), " (%llu timeouts)",
 					       (unsigned long long)p->timeouts), x) : "");
 	}
@@ -499,7 +501,7 @@ static void inv_json_facts(const struct ls_ctx *c, struct rtp_json *j)
 static void inv_verdict(const struct ls_ctx *c, struct rtp_verdict *v, char *reason, size_t len)
 {
 	const struct ls_inversion *inv = c->inv;
-	char name[64], list[128] = "";
+	char name[64], list[128] = "", ctl[96] = "";
 	int i, bad = 0;
 
 	if (!inv)
@@ -521,6 +523,15 @@ static void inv_verdict(const struct ls_ctx *c, struct rtp_verdict *v, char *rea
 				 "undisturbed round", bad++ ? ", " : "", ls_protocol_names[p->protocol]);
 			continue;
 		}
+		if (c->o.control && p->protocol == LS_PROTO_NONE) {
+			/* the control: the inversion planted must show, unbounded */
+			snprintf(name, sizeof(name), "max inversion_wait protocol=none (control)");
+			rtp_verdict_check(v, name, ">", (double)inv->bound_ns / 1e3,
+					  p->timeouts ? (double)INFINITY : (double)p->clean_max / 1e3, "us");
+			if (proto_bounded(inv, p))
+				snprintf(ctl, sizeof(ctl), "; the control (none) stayed bounded: no inversion was planted");
+			continue;
+		}
 		rtp_verdict_check(v, name, "<=", (double)inv->bound_ns / 1e3,
 				  p->timeouts ? (double)INFINITY : (double)p->clean_max / 1e3, "us");
 		if (!proto_bounded(inv, p)) {
@@ -530,8 +541,13 @@ static void inv_verdict(const struct ls_ctx *c, struct rtp_verdict *v, char *rea
 		}
 	}
 	if (bad)
-		snprintf(reason, len, "inversion unbounded with %s (bound %.3f ms)", list,
-			 (double)inv->bound_ns / 1e6);
+		snprintf(reason, len, "inversion unbounded with %s (bound %.3f ms)%s", list,
+			 (double)inv->bound_ns / 1e6, ctl);
+	else if (*ctl)
+		snprintf(reason, len, "inversion bounded with every protocol judged%s", ctl);
+	else if (c->o.control)
+		snprintf(reason, len, "inversion bounded with every protocol judged; unbounded "
+			 "with the control, none (bound %.3f ms)", (double)inv->bound_ns / 1e6);
 	else
 		snprintf(reason, len, "inversion bounded with every protocol run");
 }

@@ -178,6 +178,7 @@ static void ls_json_params(struct rtp_run *run, struct rtp_json *j)
 
 	json_names(j, "scenarios", o->scen, o->nscen, ls_scenario_names);
 	json_names(j, "protocols", o->proto, o->nproto, ls_protocol_names);
+	rtp_json_bool(j, "control", o->control);
 	json_names(j, "kinds", o->kind, o->nkind, ls_kind_names);
 	rtp_json_begin_array(j, "threads");
 	for (i = 0; i < o->nthr; i++)

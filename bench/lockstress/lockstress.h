@@ -42,6 +42,7 @@ struct ls_opts {
 	int scen[LS_NSCEN];		/* in the order given, no repeats */
 	int nproto;
 	int proto[LS_NPROTO];
+	bool control;			/* --control: none must be unbounded, not judged bounded */
 	int nkind;
 	int kind[LS_NKIND];
 	int nthr;

@@ -25,12 +25,13 @@ enum {
 	OPT_SCENARIO = 256, OPT_PROTOCOL, OPT_ITER, OPT_CPU, OPT_CPUS, OPT_KIND, OPT_THREADS,
 	OPT_POLICY, OPT_HOLD, OPT_BURN, OPT_MARGIN, OPT_CS, OPT_THINK, OPT_READ, OPT_CHAIN,
 	OPT_WATCHDOG, OPT_SPINTO, OPT_ATTEMPT, OPT_PCPU_THREADS, OPT_BURNERS, OPT_BREAK,
-	OPT_PLANT,
+	OPT_PLANT, OPT_CONTROL,
 };
 
 const struct option ls_longopts[] = {
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
 	{ "protocol", required_argument, NULL, OPT_PROTOCOL },
+	{ "control", no_argument, NULL, OPT_CONTROL },
 	{ "iterations", required_argument, NULL, OPT_ITER },
 	{ "priority", required_argument, NULL, 'p' },
 	{ "cpu", required_argument, NULL, OPT_CPU },
@@ -66,6 +67,9 @@ const char ls_help[] =
 "                         rwlock-recursion or all; comma list or repeated\n"
 "                         (default inversion,contention)\n"
 "      --protocol LIST    inversion: none, inherit, protect or all (default inherit,protect)\n"
+"      --control          inversion: protocol none is the control: it must show the\n"
+"                         unbounded inversion (else the scenario failed); the verdict\n"
+"                         bounds the other protocols\n"
 "      --iterations N     inversion (per protocol) and pi-chain rounds (default 20)\n"
 "  -p, --priority N       highest SCHED_FIFO priority used (default 40)\n"
 "      --cpu N            CPU of the one-CPU scenarios (default: the last online)\n"
@@ -363,6 +367,9 @@ int ls_option(void *oo, int c, const char *name, const char *arg, int argc, char
 	case OPT_PLANT:
 		o->plant_deadlock = true;
 		break;
+	case OPT_CONTROL:
+		o->control = true;
+		break;
 	}
 	return ret;
 }
@@ -386,6 +393,19 @@ int ls_check(void *oo)
 	if (!o->nproto) {
 		o->proto[o->nproto++] = LS_PROTO_INHERIT;
 		o->proto[o->nproto++] = LS_PROTO_PROTECT;
+	}
+	if (o->control) {
+		for (i = 0; i < o->nproto && o->proto[i] != LS_PROTO_NONE; i++)
+			;
+		if (i == o->nproto) {
+			char list[64] = "";
+
+			for (i = 0; i < o->nproto; i++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+					 i ? "," : "", ls_protocol_names[o->proto[i]]);
+			snprintf(why, sizeof(why), "the control is protocol none, not in --protocol %s", list);
+			return rtp_error("--control: %s", why), RTP_EXIT_ERROR;
+		}
 	}
 	if (!o->nkind)
 		for (i = 0; i < LS_NKIND; i++)

@@ -48,4 +48,26 @@ rc=$?
 [ $rc -ne 0 ] && sed 's/^/# /' "$TMP/out2"
 end=$(date +%s)
 [ $((end - start)) -le 20 ]; ok $? "bounded in time: $((end - start)) s"
+
+# --control: none is the control that must show the inversion; the verdict
+# bounds the others.  A control that stays bounded (a burner shorter than
+# the bound) means no inversion was planted: the run fails.
+rtproof-lockstress --scenario inversion --protocol all --control --hold 2ms --burn 30ms --iterations 6 -q \
+	--json "$TMP/ctl.json" >"$TMP/ctl.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && jq_ok "$TMP/ctl.json" '.params.control == true and .verdict.status == "pass" and
+	any(.verdict.criteria[]; .name == "max inversion_wait protocol=none (control)" and .op == ">" and .pass) and
+	([.verdict.criteria[] | select(.op == "<=")] | length == 2 and all(.pass))'
+ok $? "--control: none unbounded as the control, inherit and protect bounded: exit 0 (got $rc)"
+[ $rc -ne 0 ] && sed 's/^/# /' "$TMP/ctl.out"
+rtproof-lockstress --scenario inversion --protocol none --control --hold 2ms --burn 500us --iterations 4 -q \
+	--json "$TMP/ctl2.json" >"$TMP/ctl2.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "the control (none) stayed bounded: no inversion was planted" "$TMP/ctl2.out" &&
+	jq_ok "$TMP/ctl2.json" 'any(.verdict.criteria[]; .name == "max inversion_wait protocol=none (control)" and (.pass | not))'
+ok $? "--control with a 0.5 ms burner: the control stays bounded, the run fails: exit 2 (got $rc)"
+rtproof-lockstress --scenario inversion --control -q >/dev/null 2>"$TMP/ctl3.err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/ctl3.err")" -eq 1 ] && grep -q -- "--control: .*not in --protocol inherit,protect" "$TMP/ctl3.err"
+ok $? "--control without none: one line, exit 1 ($rc: $(cat "$TMP/ctl3.err"))"
 done_testing
