@@ -86,6 +86,13 @@ static void tl_path(const struct irqlat_run *r, const char *name, char *buf, siz
 	snprintf(buf, len, "%s/%s", r->tracefs, name);
 }
 
+/* Writes val to the tracefs file name; buf keeps its path for the error. */
+static int tl_write(const struct irqlat_run *r, const char *name, const char *val, char *buf, size_t len)
+{
+	tl_path(r, name, buf, len);
+	return irqlat_write_str(buf, val);
+}
+
 /* One per CPU: blocks in read() on the CPU's timerlat_fd; each return is
  * a timer wake-up, each next read() the return to user space the tracer
  * timestamps ("context user-ret"). */
@@ -307,8 +314,7 @@ static int timerlat_setup(struct irqlat_run *r)
 	rtp_read_file(p, r->tl_saved_cpus, sizeof(r->tl_saved_cpus));
 	r->tl_touched = true;
 
-	tl_path(r, "current_tracer", p, sizeof(p));
-	ret = irqlat_write_str(p, "nop\n");
+	ret = tl_write(r, "current_tracer", "nop\n", p, sizeof(p));
 	if (ret)
 		goto fail;
 	tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
@@ -316,14 +322,12 @@ static int timerlat_setup(struct irqlat_run *r)
 	if (ret)
 		goto fail;
 	if (r->o.cpu >= 0) {
-		tl_path(r, "osnoise/cpus", p, sizeof(p));
 		snprintf(v, sizeof(v), "%d\n", r->o.cpu);
-		ret = irqlat_write_str(p, v);
+		ret = tl_write(r, "osnoise/cpus", v, p, sizeof(p));
 		if (ret)
 			goto fail;
 	}
-	tl_path(r, "trace", p, sizeof(p));
-	ret = irqlat_write_str(p, "");
+	ret = tl_write(r, "trace", "", p, sizeof(p));
 	if (ret)
 		goto fail;
 	tl_path(r, "osnoise/per_cpu/cpu0/timerlat_fd", p, sizeof(p));
@@ -337,13 +341,11 @@ static int timerlat_setup(struct irqlat_run *r)
 	}
 	if (r->o.osnoise)
 		osnoise_events_on(r);
-	tl_path(r, "tracing_on", p, sizeof(p));
-	ret = irqlat_write_str(p, "1\n");
+	ret = tl_write(r, "tracing_on", "1\n", p, sizeof(p));
 	if (ret)
 		goto fail;
 	/* The tracer first: it cannot change while trace_pipe is open (EBUSY). */
-	tl_path(r, "current_tracer", p, sizeof(p));
-	ret = irqlat_write_str(p, "timerlat\n");
+	ret = tl_write(r, "current_tracer", "timerlat\n", p, sizeof(p));
 	if (ret)
 		goto fail;
 	tl_path(r, "trace_pipe", p, sizeof(p));
@@ -376,29 +378,23 @@ static void timerlat_teardown(struct irqlat_run *r)
 		close(r->fd);	/* first: the tracer cannot change while it is open */
 		r->fd = -1;
 	}
-	tl_path(r, "current_tracer", p, sizeof(p));
-	if (irqlat_write_str(p, "nop\n"))
+	if (tl_write(r, "current_tracer", "nop\n", p, sizeof(p)))
 		rtp_warn("%s: could not stop the timerlat tracer", p);
 	osnoise_events_off(r);
 	if (r->tl_saved_period[0]) {
-		tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
-		irqlat_write_str(p, r->tl_saved_period);
+		tl_write(r, "osnoise/timerlat_period_us", r->tl_saved_period, p, sizeof(p));
 	}
 	if (r->tl_saved_cpus[0]) {
-		tl_path(r, "osnoise/cpus", p, sizeof(p));
-		irqlat_write_str(p, r->tl_saved_cpus);
+		tl_write(r, "osnoise/cpus", r->tl_saved_cpus, p, sizeof(p));
 	}
 	if (r->tl_user && !strstr(r->tl_saved_options, "NO_OSNOISE_WORKLOAD")) {
-		tl_path(r, "osnoise/options", p, sizeof(p));
-		irqlat_write_str(p, "OSNOISE_WORKLOAD\n");
+		tl_write(r, "osnoise/options", "OSNOISE_WORKLOAD\n", p, sizeof(p));
 	}
 	if (r->tl_saved_on[0]) {
-		tl_path(r, "tracing_on", p, sizeof(p));
-		irqlat_write_str(p, r->tl_saved_on);
+		tl_write(r, "tracing_on", r->tl_saved_on, p, sizeof(p));
 	}
 	if (r->tl_saved_tracer[0] && strcmp(r->tl_saved_tracer, "nop")) {
-		tl_path(r, "current_tracer", p, sizeof(p));
-		irqlat_write_str(p, r->tl_saved_tracer);
+		tl_write(r, "current_tracer", r->tl_saved_tracer, p, sizeof(p));
 	}
 	r->tl_touched = false;
 }

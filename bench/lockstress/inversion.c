@@ -385,6 +385,7 @@ static void inv_print(const struct ls_ctx *c)
 	       "dist", "max undist", "verdict");
 	for (i = 0; i < inv->n; i++) {
 		const struct inv_proto *p = &inv->p[i];
+		bool ctl = c->o.control && p->protocol == LS_PROTO_NONE;
 
 		if (!p->wait.count) {
 			printf("%-8s %6llu %6llu  (no samples)\n", ls_protocol_names[p->protocol],
@@ -403,8 +404,7 @@ static void inv_print(const struct ls_ctx *c)
 		       p->holder_prio_max, (unsigned long long)p->disturbed,
 		       p->clean ? rtp_format_ns(p->clean_max, h, sizeof(h)) : "-",
 		       !p->clean ? "not judged" : proto_bounded(inv, p) ?
-		       (c->o.control && p->protocol == LS_PROTO_NONE ? "bounded (control: FAIL)" : "bounded") :
-		       (c->o.control && p->protocol == LS_PROTO_NONE ? "UNBOUNDED (control)" : "UNBOUNDED"),
+		       (ctl ? "bounded (control: FAIL)" : "bounded") : (ctl ? "UNBOUNDED (control)" : "UNBOUNDED"),
 		       p->timeouts ? (snprintf(x, sizeof(x), " (%llu timeouts)",
 					       (unsigned long long)p->timeouts), x) : "");
 	}

@@ -403,8 +403,8 @@ int ls_check(void *oo)
 			for (i = 0; i < o->nproto; i++)
 				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 					 i ? "," : "", ls_protocol_names[o->proto[i]]);
-			snprintf(why, sizeof(why), "the control is protocol none, not in --protocol %s", list);
-			return rtp_error("--control: %s", why), RTP_EXIT_ERROR;
+			rtp_error("--control: the control is protocol none, not in --protocol %s", list);
+			return RTP_EXIT_ERROR;
 		}
 	}
 	if (!o->nkind)
