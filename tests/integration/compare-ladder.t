@@ -1,20 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # rtproof compare on a compare-kernels directory, and the ladder's tables
-# (rtproof compare-kernels --from, no boots): a ladder built from host runs,
-# two runs per rung, where the "stock-none" rung ran beside a planted 2 ms
-# spinner on CPU 0 and the "rt" rung did not.  The rt rung is the base; the
-# planted rung must come out worse (RT better) on CPU 0's maxima over time.
+# (rtproof compare-kernels --from, no boots): a ladder of synthetic
+# documents with known truth (tests/tools/rtp-mkdoc: heavy-tailed, bursty
+# noise alike on both rungs; fixed seeds), two runs per rung, where the
+# "stock-none" rung carries a planted 2 ms stall on CPU 0 every 50 ms and
+# the "rt" rung does not.  The rt rung is the base; the planted rung must
+# come out worse (RT better) on CPU 0's maxima over time.  The host's own
+# stalls cannot enter these figures.
 . "$(dirname "$0")/tap.sh"
 L=$TMP/ladder
 for n in 1 2; do
 	mkdir -p "$L/rt-run$n" "$L/stock-none-run$n"
-	rtproof-cyclic -i 1000 -D 4s -q --json "$L/rt-run$n/cyclic.json" >/dev/null 2>&1
-	rtp-spin --cpu 0 --prio 99 --spin 2ms --every 200ms --duration 5s >/dev/null 2>&1 &
-	sp=$!
-	rtproof-cyclic -i 1000 -D 4s -q --json "$L/stock-none-run$n/cyclic.json" >/dev/null 2>&1
-	wait $sp
+	rtp-mkdoc --seed $((10 + n)) --duration 4s --kernel 6.12.0-rt --preempt rt \
+		--out "$L/rt-run$n/cyclic.json" &&
+	rtp-mkdoc --seed $((20 + n)) --duration 4s --kernel 6.12.0 --preempt none \
+		--stall 0:2ms:50ms:$((n * 7))ms --out "$L/stock-none-run$n/cyclic.json" ||
+		echo "not ok - rtp-mkdoc failed"
 	echo 0 >"$L/rt-run$n/cyclic.rc"
+	echo 0 >"$L/stock-none-run$n/cyclic.rc"
 done
 rtproof-compare --json "$TMP/c.json" "$L" >"$TMP/c.txt" 2>&1
 rc=$?
@@ -23,6 +28,8 @@ sed -n '/^verdict/,$p' "$TMP/c.txt" | sed 's/^/# /'
 	(.new | length) == 1 and .new[0].label == "stock-none" and .new[0].runs == 2 and
 	any(.rows[]; .cpu == 0 and .figure == "max" and .verdict == "worse" and .base_spread != null)'
 ok $? "a ladder directory alone: rt is the base, runs grouped, the planted rung worse on CPU 0 (exit $rc)"
+jq_ok "$TMP/c.json" 'all(.rows[]; .cpu != 1 or .verdict != "worse")'
+ok $? "CPU 1, without the planted stall, is not called worse"
 BIN=$RTPROOF_BIN "$RTPROOF_ROOT/scripts/rtproof-compare-kernels" --from "$L" >"$TMP/k.txt" 2>"$TMP/k.err"
 rc=$?
 [ $rc -eq 0 ] && [ -s "$L/compare.json" ] && grep -q '^cyclic wakeup_latency cpu all thread all (us)' "$L/compare.txt" &&
