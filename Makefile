@@ -213,8 +213,11 @@ fuzz-all: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # ---- integration tests: tests/integration/*.t, TAP shell via prove -----
 INTEG ?= $(sort $(filter-out tests/integration/tsan-%,$(wildcard tests/integration/*.t)))
 # The man pages too, when help2man is here: options.t checks them against --help.
+# tests/run runs them in phases (parallel plumbing, guests, then the tests
+# that assert a host latency, alone), a log per test in build/test-logs/.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 integration: all $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS))
-	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove $(if $(V),-v,--failures --comments) $(INTEG)
+	$(Q)RTPROOF_BIN=$(abspath $(BIN)) tests/run -j $(TEST_JOBS) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
 HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h tools/*/*.h tests/fuzz/*.h)
@@ -226,13 +229,39 @@ hdr-check:
 
 # ---- test: everything CI runs ------------------------------------------
 
-test: all hdr-check
-	$(Q)$(MAKE) --no-print-directory unit
-	$(Q)$(MAKE) --no-print-directory fuzz-replay
-	$(Q)$(MAKE) --no-print-directory integration
-	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined unit fuzz-replay
-	$(Q)$(MAKE) --no-print-directory SANITIZE=thread tsan-check
+# make deps installs every package (scripts/deps); make run and make test
+# install what is missing first when root, and say what is missing when not.
+deps:
+	$(Q)scripts/deps
+deps-auto:
+	$(Q)scripts/deps --auto
+
+# Each step's wall time is printed; the sanitizer builds run beside the
+# unit tests (nothing there is timed).
+test: deps-auto
+	$(Q)t0=$$(date +%s); $(MAKE) --no-print-directory -j$(TEST_JOBS) all hdr-check $(TOOL_BINS) \
+		$(if $(shell command -v help2man),$(MANS)) && \
+	echo "test: build $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
+	$(MAKE) --no-print-directory unit fuzz-replay && \
+	echo "test: unit and fuzz replay $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
+	$(MAKE) --no-print-directory integration && \
+	echo "test: integration $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=address,undefined unit-bins fuzz-bins && \
+	$(MAKE) --no-print-directory SANITIZE=address,undefined unit fuzz-replay && \
+	echo "test: ASan/UBSan $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=thread all $(TOOL_BINS) tsan-bins && \
+	$(MAKE) --no-print-directory SANITIZE=thread tsan-check && \
+	echo "test: TSan $$(( $$(date +%s) - t0 )) s"
 	@echo "test: all passed"
+
+# The edit loop (<= 2 min): unit, fuzz replay, the quick integration tests
+# (their header says quick; no guest boots).
+check-quick: all hdr-check $(TOOL_BINS)
+	$(Q)$(MAKE) --no-print-directory unit fuzz-replay
+	$(Q)RTPROOF_BIN=$(abspath $(BIN)) tests/run --quick -j $(TEST_JOBS) $(INTEG)
+unit-bins: $(UNIT_BINS)
+fuzz-bins: $(FUZZ_BINS)
+tsan-bins: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
 
 tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all $(TOOL_BINS)
 	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
@@ -265,7 +294,8 @@ bench-driver: all
 
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
-run: all
+run: deps-auto
+	$(Q)$(MAKE) --no-print-directory -j$(TEST_JOBS) all
 	RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof run --duration $(DURATION)
 
 # ---- man pages: from each program's --help (help2man), so they stay in step
@@ -316,6 +346,7 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
+	deps deps-auto check-quick unit-bins fuzz-bins tsan-bins \
 	bench-cyclic bench-driver bench-scale bench-signals bench-soak run man lava install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

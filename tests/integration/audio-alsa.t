@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # rtproof-audio's ALSA backend on this machine, against snd-dummy when it is
 # loaded (modprobe snd-dummy).  Hosts that cannot load it skip, with the
 # reason; audio-vm.t runs the same checks in a QEMU guest.

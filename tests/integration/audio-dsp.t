@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=serial
 # rtproof-audio: --dsp-load burns the share of each period it was asked
 # for (CPU work, not sleep), and --sweep finds the load of the first xrun.
 . "$(dirname "$0")/tap.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # rtproof-audio --duplex: an impulse's round trip through snd-aloop in a QEMU
 # guest (PREEMPT_RT kernel, TCG).  Loopback,0,0 plays into Loopback,1,0: every
 # impulse must come back at the same stream index (the streams are linked),

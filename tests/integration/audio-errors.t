@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # rtproof-audio: bad parameters, missing devices and privileges give clear
 # errors and the documented exit codes (1 error, 4 skip).
 . "$(dirname "$0")/tap.sh"

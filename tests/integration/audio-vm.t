@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # rtproof-audio's ALSA backend for real: snd-dummy inside a QEMU guest (the
 # PREEMPT_RT kernel, plain TCG emulation so guest time is wall time).  One
 # boot runs mmap and read/write playback and a planted stall; the documents

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # rtproof check on this machine: what it says must agree with what the
 # kernel itself tells (uname -v, /sys/kernel/realtime, CPUID, /proc/asound),
 # its exit status with its own count of failures, in both profiles.

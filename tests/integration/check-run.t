@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # rtproof run records rtproof check's result beside the measurements, and
 # its table names the settings that were off.
 . "$(dirname "$0")/tap.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # rtproof check in the guest: on the RT kernel the preempt check passes, on
 # the stock kernel booted preempt=voluntary it fails and names the mode;
 # both name the hypervisor.

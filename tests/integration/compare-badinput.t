@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # rtproof compare on bad input: a one-line error naming what is wrong, exit
 # 1, and no --json output left behind.  Uses the reader's fuzz corpus and a
 # short real run.

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # rtproof compare-kernels' generation options (issue 16), without a boot:
 # bad values are refused with one line naming the option, exit 1, nothing
 # written; rtproof kernel resolves stock and rt through the generation.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # Bad input: a one-line error naming the option and value, exit 1, no file.
 . "$(dirname "$0")/tap.sh"
 

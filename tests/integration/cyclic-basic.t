@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # A short real run: the result document parses and holds the schema's fields.
 . "$(dirname "$0")/tap.sh"
 

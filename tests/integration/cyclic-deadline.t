@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # --policy deadline: SCHED_DEADLINE threads run unpinned (a deadline task's
 # affinity must span its root domain), and the document says so.
 . "$(dirname "$0")/tap.sh"

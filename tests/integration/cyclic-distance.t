@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # -d/--distance means what it means in cyclictest: thread n runs with
 # interval + n * distance (so ported command lines sample the same);
 # --offset only staggers the threads' first release.

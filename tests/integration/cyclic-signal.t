@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # SIGINT and SIGTERM half-way through leave a complete, valid document.
 . "$(dirname "$0")/tap.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # Without RT privilege: a clear message and exit 4 (skip); --policy other still runs.
 . "$(dirname "$0")/tap.sh"
 

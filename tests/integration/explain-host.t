@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel uses=tracefs quick
 # --explain where the kernel cannot be traced (this host has no tracefs):
 # each bench says why on stderr, the run goes on with the exit status it
 # has without --explain, and the document says why with no explained[].

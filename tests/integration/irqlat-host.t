@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel uses=timerlat quick
 # rtproof-irqlat on the host, where it usually has no IRQ source (no module,
 # no timerlat tracer, no /dev/rtc0): it says why for each source and exits 4,
 # with a skip document; bad options are one-line errors with exit 1; the

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel uses=tracefs,timerlat
 # rtproof-irqlat's timerlat source against a tracefs made of plain files
 # (--tracefs DIR): this host has no timerlat tracer, so what the source does
 # with the tracefs files, its errors and its documents are checked here, the

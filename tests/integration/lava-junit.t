@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # JUnit XML and LAVA log extraction, without a VM: rtproof run --junit and
 # rtproof-junit validate against the common JUnit schema with a broken
 # budget reported as a failure; the LAVA reporter's documents come back

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # A real LAVA job: Debian's lava-run boots the RT kernel under QEMU TCG with
 # the rtproof ramdisk and runs the suite's test definition (short benches).
 # Asserts on the lava-test-case results LAVA itself reports: each bench's

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # Bad options: one clear line on stderr and exit 1, before anything runs.
 . "$(dirname "$0")/tap.sh"
 

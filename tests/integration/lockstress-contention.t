@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # contention: every kind, two thread counts; exact counters; a planted lost update is caught.
 . "$(dirname "$0")/tap.sh"
 

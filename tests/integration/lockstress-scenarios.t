@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=serial
 # spin-preempt, percpu and rwlock-recursion: figures, exact sums, recorded facts; several per run.
 . "$(dirname "$0")/tap.sh"
 

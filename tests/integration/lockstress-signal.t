@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # SIGINT/SIGTERM half-way through: a clean stop with a complete document.
 . "$(dirname "$0")/tap.sh"
 

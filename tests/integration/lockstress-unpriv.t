@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # Without RT privilege: a clear message and exit 4 (skip), a skip document; SCHED_OTHER scenarios still run.
 . "$(dirname "$0")/tap.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # The common options are one table (lib/driver.c, common_opts): every bench
 # takes each of them with the same meaning, its --help lists them,
 # docs/options.md names them, and the man pages (help2man, from --help)

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # Result files on every kind of path (docs/reliability.md): a new or regular
 # path replaced atomically, a FIFO / character device / stdout written
 # through and never replaced, a symbolic link followed, every write error an

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel quick
 # rtproof plot's per-CPU merge of a document with more than 32 threads: a
 # thread whose page went coarse (one bucket spanning a power of two) merged
 # with threads holding fine buckets inside that page.  The merged buckets

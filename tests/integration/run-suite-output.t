@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # rtproof run's suite directory (docs/reliability.md): suite.json written
 # whole, "complete": false when Ctrl-C cuts the suite short (the running
 # bench still leaves a complete document), a bench killed outright leaves

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # Each bench's measuring threads run on small stacks of their own (lib/stack.h):
 # painted when mapped, the deepest byte written is in every document
 # (resources.stack_peak_bytes).  Run each bench briefly, the real loop on

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # Stop signals at random moments (docs/reliability.md): SIGINT, SIGTERM or
 # SIGHUP sent to each bench at a random time from its first instruction to
 # past its natural end, so start-up, measuring and teardown are all hit.

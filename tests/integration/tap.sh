@@ -35,3 +35,25 @@ done_testing() {
 }
 # jq_ok FILE FILTER: the filter yields true
 jq_ok() { jq -e "$2" "$1" >/dev/null 2>&1; }
+# host_stall_us [CPU]: rule (b) of tests/README.md. This host's own worst
+# stall just now, in us: the max of a 1 s rtproof-cyclic run (FIFO 95,
+# 1 ms interval, on CPU, default 0) with nothing planted. A test that
+# asserts a host latency plants an effect >= 10x this and prints both.
+host_stall_us() {
+	_hs=$(mktemp "$TMP/stall.XXXXXX")
+	if rtproof-cyclic -t 1 -a "${1:-0}" -i 1000 -D 1s -q --json "$_hs" >/dev/null 2>&1; then
+		jq '(.metrics[0].max + 999) / 1000 | floor' "$_hs"
+	else
+		echo 0
+	fi
+	rm -f "$_hs"
+}
+# now_ms: milliseconds of a monotonic-enough clock (date +%s%N where date
+# knows %N; busybox's in the guest does not: /proc/uptime, 10 ms steps).
+now_ms() {
+	_n=$(date +%s%N)
+	case $_n in
+	*[!0-9]*) awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime ;;
+	*) echo $((_n / 1000000)) ;;
+	esac
+}

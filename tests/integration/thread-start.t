@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # A measuring thread that cannot be started, for real: a user of its own
 # (no other process counts against its limit) keeps CAP_SYS_NICE, so the
 # privilege check passes, and RLIMIT_NPROC (prlimit --nproc 2) lets the main

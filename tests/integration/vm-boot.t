@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # Boot each kernel under QEMU (icount), run a short rtproof-cyclic inside and
 # get a valid result document back: system.preempt reads rt on the RT kernel
 # and something else on stock; preempt=full on stock takes.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # The guest dies (docs/reliability.md): a kernel panic (sysrq c), a hang (a
 # FIFO 99 spinner on the only vCPU, RT throttling off), QEMU killed from
 # outside, the timeout.  Each time rtproof vm exits 1 naming what happened,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # rtproof kernel fetch: stock and RT kernels of both generations in the cache
 # (6.1 from the host's bookworm sources, 6.12 through the private trixie
 # list), a second fetch downloads and unpacks nothing, bad input is refused.

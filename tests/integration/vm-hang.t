@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # The VM runner's failure paths: a hung guest is killed within its timeout
 # and reported as an error, the guest's exit status comes back, bad options
 # are refused before anything is written.

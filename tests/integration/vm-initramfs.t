@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # kernel/vm/mkinitramfs on the stock and the RT kernel: busybox, /init, the
 # suite's binaries with every library they need, ALSA's configuration, the
 # virtio/9p modules with their dependencies and a modules.dep.

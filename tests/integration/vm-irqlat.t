@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest uses=module
 # rtproof_irqlat.ko and rtproof-irqlat in the guest, on the stock and the RT
 # kernel (icount: the figures repeat): the module builds against each
 # kernel's headers, loads, hands out records whose stages are ordered

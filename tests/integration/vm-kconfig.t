@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # The kernel build recipe's config step against a real tree (Debian's
 # linux-source-6.1): the fragments merge onto defconfig with the tree's
 # merge_config.sh, and a requested symbol that does not take fails loudly

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest uses=module
 # rtproof vm reads the guest's whole kernel log (issue 13 item 7): a real
 # kernel warning planted in the guest (rtproof_irqlat.ko's plant_warning
 # parameter raises WARN(): a KERN_WARNING "WARNING:" line and a call trace,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # rtproof vm modes: the background load really runs beside the command, and
 # --clock kvm either runs under KVM or says it fell back to tcg.
 . "$(dirname "$0")/tap.sh"

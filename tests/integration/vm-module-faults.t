@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest uses=module
 # rtproof_irqlat.ko misused in the guest (docs/reliability.md), dmesg checked
 # after each step for a WARNING, BUG, Oops or Call Trace:
 #  - a second opener at once (EBUSY), and two readers sharing one open file;

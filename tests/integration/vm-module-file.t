@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest uses=module
 # rtproof vm --module-file: an out-of-tree module goes into the initramfs
 # (vermagic checked against the kernel) and is loaded in the guest.
 . "$(dirname "$0")/tap.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=guest
 # irqlat's timerlat source and the user-return stage (issue 16): on 6.12's RT
 # kernel (timerlat_fd, Linux 6.8+) user-space threads block on timerlat_fd,
 # as rtla timerlat -u does, and the tracer's "user-ret" samples become the
