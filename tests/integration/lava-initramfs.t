@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=parallel quick
+# rtproof-test: phase=parallel
 # The LAVA ramdisk's recipe: kernel/vm/mkinitramfs --init puts lava/init in
 # place of the VM runner's /init (no kernel needed for this), refuses a
 # missing file; rtproof lava job writes the device dictionary (no KVM, the

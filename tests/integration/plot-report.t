@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=parallel quick
+# rtproof-test: phase=parallel
 # rtproof plot and rtproof report on synthesised documents (the shared
 # formats: rtproof/1 with block series, rtproof-compare/1): the figures are
 # valid PNG and SVG and follow the data (a spike planted on CPU 1 shows in
