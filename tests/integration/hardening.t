@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel uses=install quick
 # The programs are built hardened (issue 23, the Makefile's hardening
 # block): full RELRO (GNU_RELRO and BIND_NOW: the GOT read-only before main),
 # a stack protector (__stack_chk_fail referenced), FORTIFY (glibc's checked

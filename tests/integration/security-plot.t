@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=parallel
 # Hostile result documents through rtproof-compare, rtproof-plot and
 # rtproof-report (issue 23, docs/security.md "Plots and report"): gnuplot
 # code in kernel_release (a newline, then `system "..."`), backticks in
