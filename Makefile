@@ -251,8 +251,7 @@ deps-auto:
 # Each step's wall time is printed; the sanitizer builds run beside the
 # unit tests (nothing there is timed).
 test: deps-auto
-	$(Q)t0=$$(date +%s); $(MAKE) --no-print-directory -j$(TEST_JOBS) all hdr-check $(TOOL_BINS) \
-		$(if $(shell command -v help2man),$(MANS)) && \
+	$(Q)t0=$$(date +%s); $(MAKE) --no-print-directory -j$(TEST_JOBS) test-build && \
 	echo "test: build $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
 	$(MAKE) --no-print-directory unit fuzz-replay && \
 	echo "test: unit and fuzz replay $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
@@ -271,6 +270,7 @@ test: deps-auto
 check-quick: all hdr-check $(TOOL_BINS)
 	$(Q)$(MAKE) --no-print-directory unit fuzz-replay
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) tests/run --quick -j $(TEST_JOBS) $(INTEG)
+test-build: all hdr-check $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS))
 unit-bins: $(UNIT_BINS)
 fuzz-bins: $(FUZZ_BINS)
 tsan-bins: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
@@ -358,7 +358,7 @@ clean:
 -include kernel/kernel.mk
 
 .PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
-	deps deps-auto check-quick unit-bins fuzz-bins tsan-bins \
+	deps deps-auto check-quick test-build unit-bins fuzz-bins tsan-bins \
 	bench-cyclic bench-driver bench-scale bench-signals bench-soak run man lava install clean
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
