@@ -556,12 +556,19 @@ static int restore_entry(const char *const *roots, const struct entry *e, const 
 		return 1;
 	}
 	if (e->rmdir) {
-		if (!instance_ok(root, e->path)) {
+		const char *name = strrchr(e->path, '/') + 1;
+
+		if (strncmp(name, RTP_STATE_INSTANCE_PREFIX, strlen(RTP_STATE_INSTANCE_PREFIX))) {
 			*why = "not a tracing instance rtproof names (" RTP_STATE_INSTANCE_PREFIX "...)";
 			return 1;
 		}
 		if (access(e->path, F_OK))
-			return -errno;
+			return -errno;	/* gone already (ENOENT: not said) */
+		if (!instance_ok(root, e->path)) {
+			*why = "not a tracing instance rtproof names (" RTP_STATE_INSTANCE_PREFIX "...) "
+			       "under <tracefs>/instances";
+			return 1;
+		}
 		snprintf(p, sizeof(p), "%s/tracing_on", e->path);
 		write_value(p, "0");
 		snprintf(p, sizeof(p), "%s/events/enable", e->path);
@@ -668,8 +675,8 @@ static int restore_file(const struct rtp_state_cfg *cfg, int dfd, const struct s
 		ev.err = r < 0 ? r : 0;
 		if (r == 1)
 			ev.what = RTP_STATE_REFUSED;
-		else if (r == -ENOENT && e->rmdir)
-			continue;	/* gone already */
+		else if (r == -ENOENT)
+			continue;	/* gone already: the instance, or tracefs or the module */
 		else if (r < 0)
 			ev.what = RTP_STATE_FAILED;
 		else
