@@ -29,25 +29,26 @@ cat $T/current_tracer >/res/tracer0.txt
 cat $P/delay_us >/res/delay0.txt 2>/dev/null
 ls $T/instances >/res/inst0.txt
 
+# both at once: the second one started sees the first alive (its lock held)
+# and leaves it alone; then both are killed
 rtproof-cyclic -q -p 80 -i 1000 -D 120s -a 0 --explain=500us >/res/k1.txt 2>&1 &
-p=$!
-wait_for -d $T/instances/rtproof-explain-$p
+p1=$!
+wait_for -d $T/instances/rtproof-explain-$p1
 sleep 1
-cat /run/rtproof/state/$p.state >/res/state-k1.txt 2>&1
-kill -9 $p
-wait $p
-ls $T/instances >/res/inst1.txt
-
+p2=
 if [ -f /res/module ]; then
 	rtproof-irqlat -q --source module -D 120s --delay 300 >/res/k2.txt 2>&1 &
-	p=$!
-	wait_for -f /run/rtproof/state/$p.state
+	p2=$!
+	wait_for -f /run/rtproof/state/$p2.state
 	sleep 1
-	cat /run/rtproof/state/$p.state >/res/state-k2.txt 2>&1
-	kill -9 $p
-	wait $p
+	cat /run/rtproof/state/$p2.state >/res/state-k2.txt 2>&1
 	cat $P/delay_us >/res/delay1.txt
 fi
+cat /run/rtproof/state/$p1.state >/res/state-k1.txt 2>&1
+ls $T/instances >/res/inst-mid.txt
+kill -9 $p1 $p2
+wait $p1 $p2
+ls $T/instances >/res/inst1.txt
 
 rtproof-cyclic -q -p 80 -i 1000 -l 200 -a 0 --json /res/second.json >/res/second.txt 2>/res/second.err
 echo $? >/res/second.rc
@@ -88,6 +89,9 @@ for k in $KERNELS; do
 	ok $? "$k: the killed cyclic --explain left its tracing instance ($(tr '\n' ' ' <"$d/inst1.txt" 2>/dev/null))"
 	grep -q "^rmdir /sys/kernel/tracing/instances/rtproof-explain-" "$d/state-k1.txt" 2>/dev/null
 	ok $? "$k: ... recorded in its state file"
+
+	grep -q '^rtproof-explain-' "$d/inst-mid.txt" 2>/dev/null && ! grep -q 'restored\|removed' "$d/k2.txt" 2>/dev/null
+	ok $? "$k: irqlat started beside the live cyclic left its instance alone"
 
 	# the second run repairs and says so
 	[ "$(cat "$d/second.rc" 2>/dev/null)" = 0 ]
