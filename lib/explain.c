@@ -21,6 +21,7 @@
 #include "opt.h"
 #include "rt.h"
 #include "run.h"
+#include "state.h"
 #include "xwindow.h"
 
 #define QLEN 1024			/* outliers handed over, not yet taken */
@@ -58,6 +59,7 @@ struct rtp_explain {
 	uint64_t threshold_ns;
 	char dir[96];			/* the tracefs mount */
 	char inst[192];			/* the instance */
+	struct rtp_state *st;		/* the run's journal (NULL: none) */
 	cpu_set_t measured;
 	int maxcpu;
 	bool deferred;			/* no CPU for the reader: read after the run */
@@ -172,9 +174,15 @@ static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
 			return -ENOENT;
 		}
 	}
-	snprintf(ex->inst, sizeof(ex->inst), "%s/instances/rtproof-explain-%d", ex->dir, (int)getpid());
+	snprintf(ex->inst, sizeof(ex->inst), "%s/instances/" RTP_STATE_INSTANCE_PREFIX "explain-%d",
+		 ex->dir, (int)getpid());
+	ret = rtp_state_record_rmdir(ex->st, ex->inst);
+	if (ret)
+		rtp_warn("--explain: cannot record %s in the state journal: %s; a killed run leaves it",
+			 ex->inst, strerror(-ret));
 	if (mkdir(ex->inst, 0700)) {
 		ret = -errno;
+		rtp_state_forget(ex->st, ex->inst);
 		snprintf(why, len, "cannot create the tracing instance %s: %s", ex->inst, strerror(errno));
 		ex->inst[0] = 0;
 		return ret;
@@ -230,6 +238,8 @@ static void remove_instance(struct rtp_explain *ex)
 	write_file(ex->inst, "events/enable", "0");
 	if (rmdir(ex->inst))
 		rtp_warn("--explain: cannot remove %s: %s", ex->inst, strerror(errno));
+	else
+		rtp_state_forget(ex->st, ex->inst);
 	ex->inst[0] = 0;
 }
 
@@ -504,7 +514,7 @@ static void *reader(void *arg)
 /* ---- the API -------------------------------------------------------------------------- */
 
 int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint64_t threshold_ns,
-		      char *why, size_t len)
+		      struct rtp_state *st, char *why, size_t len)
 {
 	struct rtp_explain *ex;
 	cpu_set_t allowed, readers;
@@ -518,6 +528,7 @@ int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint6
 		return -ENOMEM;
 	}
 	ex->threshold_ns = threshold_ns;
+	ex->st = st;
 	ex->efd = -1;
 	ex->group_slot = -1;
 	ex->measured = *measured;
