@@ -35,7 +35,7 @@ static void test_exclusive(void)
 	ok(ret == -EBUSY && holder == (int)getpid() && b.fd < 0,
 	   "a second is refused at once: -EBUSY, the holder's pid (%d, %d)", ret, holder);
 	rtp_runlock_release(&a);
-	ok(a.fd == -1, "released");
+	ok(a.fd == -1 && access(path, F_OK) == -1 && errno == ENOENT, "released, the file removed");
 	ret = rtp_runlock_take(dir, "timerlat", &b, &holder);
 	ok(ret == 0, "then it can be taken again (%d)", ret);
 	rtp_runlock_release(&b);
@@ -81,6 +81,35 @@ static void test_process(void)
 	ret = rtp_runlock_take(dir, "timerlat", &l, &holder);
 	ok(ret == 0, "the holder killed: the lock is free (%d)", ret);
 	rtp_runlock_release(&l);
+}
+
+/*
+ * A taker that opened the file just before its holder removed it must not
+ * hold a lock on a name no one else sees: the fd locked is checked against
+ * what the name holds.  Simulated: lock a file, then replace the name.
+ */
+static void test_replaced(void)
+{
+	struct rtp_runlock a, b;
+	char path[128], moved[128];
+	int holder, ret;
+
+	ret = rtp_runlock_take(dir, "swap", &a, &holder);
+	snprintf(path, sizeof(path), "%s/swap.lock", dir);
+	snprintf(moved, sizeof(moved), "%s/swap.old", dir);
+	/* the name moved away under a holder (as if removed): the next taker gets the new file */
+	if (!ret && !rename(path, moved)) {
+		ret = rtp_runlock_take(dir, "swap", &b, &holder);
+		ok(ret == 0, "a new file under the name: taken (%d)", ret);
+		rtp_runlock_release(&b);
+	} else {
+		ok(0, "set-up of the replaced-name case (%d)", ret);
+	}
+	if (a.fd >= 0) {
+		close(a.fd);
+		a.fd = -1;
+	}
+	unlink(moved);
 }
 
 static void test_planted(void)
@@ -143,6 +172,7 @@ int main(void)
 	}
 	test_exclusive();
 	test_process();
+	test_replaced();
 	test_planted();
 	test_dir();
 	{
