@@ -722,7 +722,7 @@ void rtp_explain_print(const struct rtp_explain *ex, FILE *f)
 	for (i = 0; i < ex->nkept; i++) {
 		const struct kept *k = &ex->kept[i];
 		const struct rtp_culprit *c = top(&k->x);
-		char lat[32], d[32], who[64];
+		char lat[32], d[32], who[96];
 
 		if (i == RTP_EXPLAIN_PRINT) {
 			fprintf(f, "  ... %d more in the document (events.explained)\n", ex->nkept - i);
@@ -827,7 +827,13 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 				rtp_json_int(j, "pid", u->id);
 				rtp_json_string(j, "policy", u->policy);
 				rtp_json_int(j, "prio", u->prio);
-			} else if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ) {
+			}
+			/* the kernel's flag, not the comm: a task names itself */
+			if (u->kind == RTP_CK_TASK && u->kthread >= 0)
+				rtp_json_bool(j, "kthread", u->kthread == 1);
+			else
+				rtp_json_null(j, "kthread");
+			if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ) {
 				rtp_json_int(j, u->kind == RTP_CK_IRQ ? "irq" : "vec", u->id);
 			}
 			rtp_json_uint(j, "ns", u->ns);

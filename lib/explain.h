@@ -53,7 +53,7 @@ void rtp_explain_note(struct rtp_explain *ex, int cpu, int tid, uint64_t release
 /* After the run: stops the reader, explains what waited, removes the instance. */
 void rtp_explain_finish(struct rtp_explain *ex);
 
-/* One line per kept explanation ("2.04 ms late on CPU 1: rtp-spin (FIFO 99) ran 2.01 ms"). */
+/* One line per kept explanation ("2.04 ms late on CPU 1: rtp-spin[1234] (FIFO 99, user) ran 2.01 ms"). */
 void rtp_explain_print(const struct rtp_explain *ex, FILE *f);
 
 /* "explain": {...} and "explained": [...] inside the events object; t0_ns: time_s origin. */

@@ -13,11 +13,13 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "driver.h"
 #include "json.h"
+#include "runlock.h"
 #include "kconfig.h"
 #include "log.h"
 #include "rt.h"
@@ -342,11 +344,65 @@ static void osnoise_account(struct irqlat_run *r, const char *line)
 	}
 }
 
+#ifndef TRACEFS_MAGIC
+#define TRACEFS_MAGIC 0x74726163
+#endif
+
+/*
+ * The tracer is one per kernel: one rtproof run at a time on it (issue 23
+ * item 6), or two runs would rewrite each other's settings and read each
+ * other's samples.  The lock is "timerlat" for the kernel's tracefs (all
+ * its mounts are one), else named by the directory's device and inode (a
+ * --tracefs of plain files in the tests: its own lock).
+ */
+static int tl_lock(struct irqlat_run *r)
+{
+	struct statfs fs;
+	struct stat st;
+	char name[64];
+	int holder, ret;
+
+	if (!statfs(r->tracefs, &fs) && fs.f_type == TRACEFS_MAGIC)
+		snprintf(name, sizeof(name), "timerlat");
+	else if (!stat(r->tracefs, &st))
+		snprintf(name, sizeof(name), "timerlat-%lu-%lu", (unsigned long)st.st_dev,
+			 (unsigned long)st.st_ino);
+	else
+		return 0;	/* no tracefs: the set-up's own error says so */
+	ret = rtp_runlock_take(NULL, name, &r->tl_lock, &holder);
+	if (ret == -EBUSY) {
+		if (holder > 0)
+			snprintf(r->err, sizeof(r->err), "timerlat: the timerlat tracer (%s) is in use by "
+				 "another rtproof run (pid %d)", r->tracefs, holder);
+		else
+			snprintf(r->err, sizeof(r->err), "timerlat: the timerlat tracer (%s) is in use by "
+				 "another rtproof run", r->tracefs);
+		return ret;
+	}
+	if (ret) {
+		snprintf(r->err, sizeof(r->err), "timerlat: lock %s: %s%s", r->tl_lock.path, strerror(-ret),
+			 ret == -EPERM ? " (a link, or a directory others can write)" : "");
+		return ret;
+	}
+	r->tl_locked = true;
+	return 0;
+}
+
+static void tl_unlock(struct irqlat_run *r)
+{
+	if (r->tl_locked)
+		rtp_runlock_release(&r->tl_lock);
+	r->tl_locked = false;
+}
+
 static int timerlat_setup(struct irqlat_run *r)
 {
 	char p[600], v[64];
 	int ret;
 
+	ret = tl_lock(r);
+	if (ret)
+		return ret;
 	tl_path(r, "current_tracer", p, sizeof(p));
 	rtp_read_file(p, r->tl_saved_tracer, sizeof(r->tl_saved_tracer));
 	tl_path(r, "tracing_on", p, sizeof(p));
@@ -419,15 +475,17 @@ static int timerlat_setup(struct irqlat_run *r)
 	return 0;
 fail:
 	snprintf(r->err, sizeof(r->err), "timerlat: %s: %s", p, strerror(-ret));
-	return ret;
+	return ret;	/* the lock stays until the teardown has put the tracer back */
 }
 
 static void timerlat_teardown(struct irqlat_run *r)
 {
 	char p[600];
 
-	if (!r->tl_touched)
+	if (!r->tl_touched) {
+		tl_unlock(r);
 		return;
+	}
 	tl_user_stop(r);
 	if (r->fd >= 0) {
 		close(r->fd);	/* first: the tracer cannot change while it is open */
@@ -453,6 +511,7 @@ static void timerlat_teardown(struct irqlat_run *r)
 	}
 	tl_forget(r);
 	r->tl_touched = false;
+	tl_unlock(r);
 }
 
 /*
