@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The guest's 9p share is untrusted (issue 23 item 2, docs/security-fs.md).
 # A guest job plants, in its result directory: symbolic links to host paths
-# where the host writes (kernel-warnings.txt) and reads (dmesg.txt,
-# output.txt, exit-status), a link to the host's root, setuid and setgid
-# copies of busybox, a FIFO, a character and a block device.
+# where the host writes (kernel-warnings.txt, with a kernel warning on the
+# console and a directory at dmesg.txt so the host lists it from the serial
+# log) and reads (output.txt, exit-status), a link to the host's root, setuid
+# and setgid copies of busybox, a FIFO, a character and a block device.
 # Afterwards the host file the links point at is unchanged, a root-only
 # secret reached through them appears nowhere the host printed or wrote,
 # and the result directory holds regular files and directories only, none
