@@ -96,7 +96,12 @@ _rtp_load_io() {
 		_rtp_bg stress-ng --hdd 1 --iomix 1 --temp-path "${TMPDIR:-/tmp}" --timeout 0 --quiet
 		return
 	fi
-	_rtp_loop dd 0 sh -c 'dd if=/dev/zero of=/tmp/load.dd bs=64k count=256 2>/dev/null; rm -f /tmp/load.dd'
+	# A fresh mktemp name each round: a fixed one in /tmp (load.dd) let any
+	# user plant a link there for a root dd to write 16 MiB through.
+	# The trap first: a round ended while mktemp runs removes its file too.
+	_rtp_loop dd 0 sh -c 'f=; trap '\''[ -z "$f" ] || rm -f "$f"; exit 0'\'' TERM
+		f=$(mktemp "${TMPDIR:-/tmp}/rtproof-load.XXXXXX") || exit 1
+		dd if=/dev/zero of="$f" bs=64k count=256 2>/dev/null; rm -f "$f"'
 	_rtp_loop find 0 sh -c 'find / -xdev >/dev/null 2>&1; find /sys >/dev/null 2>&1'
 	_rtp_loop drop_caches 1 sh -c 'echo 3 >/proc/sys/vm/drop_caches'
 }
