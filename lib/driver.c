@@ -439,7 +439,7 @@ static void restored_said(void *arg, const struct rtp_state_event *e)
 
 /*
  * The system as a dead run left it is repaired before this one measures
- * (docs/security-state.md), then this run's journal is opened.  Root only:
+ * (docs/security.md), then this run's journal is opened.  Root only:
  * nobody else could have changed what the journal covers.
  */
 static void state_begin(struct rtp_run *r)

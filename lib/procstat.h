@@ -7,7 +7,7 @@
  * whatever the task last wrote with prctl(PR_SET_NAME), so "irq/24-virtio0"
  * or "timerlat/0" proves nothing.  PF_KTHREAD in the flags field (field 9)
  * is set by the kernel alone and cannot be gained from user space
- * (docs/security-names.md).  The proc root is a parameter so tests can
+ * (docs/security.md).  The proc root is a parameter so tests can
  * plant a fake tree.
  */
 

@@ -11,7 +11,7 @@
  * the directory must be the caller's (or root's) and writable by no one
  * else, the lock file the caller's and opened without following a link
  * (O_NOFOLLOW), so no one else can plant it or hold it
- * (docs/security-names.md).  The lock dies with the process (its fd);
+ * (docs/security.md).  The lock dies with the process (its fd);
  * the holder removes the file as it lets go, and a taker checks that the
  * file it locked is still the one the name holds.
  */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /*
- * The state journal (docs/security-state.md): before a run changes a
+ * The state journal (docs/security.md): before a run changes a
  * system setting it records the path and the old value in its state file,
  * RTP_STATE_DIR/<pid>.state, written atomically and flock()ed while the
  * run lives.  A clean end restores through the bench's own teardown and

@@ -55,7 +55,7 @@ rtp_results_dir() {
 # Each load runs in a process group of its own (setsid: its pid is the
 # group's), killed whole by rtp_load_stop, and dies with the runner even
 # when that is killed by SIGKILL (setpriv --pdeathsig, util-linux, where it
-# is installed; docs/security-state.md).  A runner that starts loads traps
+# is installed; docs/security.md).  A runner that starts loads traps
 # EXIT INT TERM HUP QUIT and calls rtp_load_stop.
 RTP_LOAD_PIDS=
 # rtp_pdeath: "setpriv --pdeathsig KILL" where setpriv has it, else nothing.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof-test: phase=parallel
-# Two rtproof runs on one thing (issue 23 item 6, docs/security-names.md):
+# Two rtproof runs on one thing (issue 23 item 6, docs/security.md):
 #  - two `rtproof run` into one --out: the second fails at once with one
 #    line naming the first's pid, exit 1; the first's files are complete;
 #  - two kernel fetches on one cache: the second says who holds it and

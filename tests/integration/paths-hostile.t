@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Writing where others can reach (issue 23 items 3 and 7, docs/security-fs.md):
+# rtproof-test: phase=parallel
+# Writing where others can reach (issue 23 items 3 and 7, docs/security.md):
 # temporary names come from mktemp, never from a fixed or $$ name another
 # user can plant first; a ladder given to compare-kernels --from is not
 # written through its links; rtproof-junit takes paths with spaces; a cached

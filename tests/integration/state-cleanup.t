@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof-test: phase=parallel
-# State left behind (docs/security-state.md): `rtproof run` killed by
+# State left behind (docs/security.md): `rtproof run` killed by
 # SIGKILL, or by SIGQUIT sent to its process group (Ctrl-\), leaves none
 # of its load generators or benches running; `rtproof cleanup` on planted
 # state files (a fake tracefs tree) restores a dead run's settings, leaves

@@ -5,7 +5,7 @@
 # (icount, one vCPU: the reader swaps once and reads after the run):
 #  - cyclic beside a FIFO 99 spinner (rtp-spin, 2 ms every 100 ms): every
 #    explained outlier names rtp-spin (FIFO 99) first, by its pid and as a
-#    user task (kthread false: a comm proves nothing, docs/security-names.md),
+#    user task (kthread false: a comm proves nothing, docs/security.md),
 #    its stretch within 10 % of the planted 2 ms and its time in the window
 #    within 10 % of the latency;
 #  - irqlat with 300 us planted in the module's primary handler: the hard

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The guest's 9p share is untrusted (issue 23 item 2, docs/security-fs.md).
+# rtproof-test: phase=guest
+# The guest's 9p share is untrusted (issue 23 item 2, docs/security.md).
 # A guest job plants, in its result directory: symbolic links to host paths
 # where the host writes (kernel-warnings.txt, with a kernel warning on the
 # console and a directory at dmesg.txt so the host lists it from the serial

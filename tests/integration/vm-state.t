@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof-test: phase=guest uses=module
-# State left behind (docs/security-state.md), in the guest, where tracefs
+# State left behind (docs/security.md), in the guest, where tracefs
 # and the module are real: rtproof-cyclic --explain and rtproof-irqlat
 # --source module --delay 300 are killed by SIGKILL in the middle of their
 # runs, leaving the tracing instance and the planted delay; the next bench

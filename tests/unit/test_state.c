@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The state journal (lib/state.c, docs/security-state.md) on a fake tree:
+ * The state journal (lib/state.c, docs/security.md) on a fake tree:
  * a temporary directory stands in for tracefs, injected as the allowed
  * root.  A dead run's settings come back; a live one's (lock held) do
  * not; a state file naming a path outside the roots, a link out of them

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rtproof cleanup: restores what runs killed by SIGKILL, SIGQUIT or a
- * crash left changed (lib/state.h, docs/security-state.md).  Every bench
+ * crash left changed (lib/state.h, docs/security.md).  Every bench
  * does the same when it starts; this is the same pass on its own.
  */
 #include <errno.h>
