@@ -117,9 +117,34 @@ static bool on_procfs(const char *path)
 }
 
 /*
+ * The kernel's fs.protected_symlinks rule for a link we are about to follow
+ * (fs/namei.c may_follow_link): allowed when the caller owns the link, when
+ * the directory holding it is not both sticky and world-writable, or when
+ * that directory's owner owns the link too.  Otherwise -EACCES, as open(2)
+ * would say: someone else's link in /tmp never steers a write.
+ */
+static int may_follow(const char *link, const struct stat *lst)
+{
+	char dir[PATH_MAX];
+	struct stat dst;
+
+	if (lst->st_uid == geteuid())
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", link);
+	if (stat(dirname(dir), &dst))
+		return -errno;
+	if ((dst.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+		return 0;
+	if (dst.st_uid == lst->st_uid)
+		return 0;
+	return -EACCES;
+}
+
+/*
  * Follows path's symbolic links into a->target and says how to write it:
  * KIND_ATOMIC (new or regular), KIND_THROUGH (FIFO, character device, a
- * /proc fd link), or a negative errno for what is refused.
+ * /proc fd link), or a negative errno for what is refused (-EACCES: a link
+ * may_follow() will not follow).
  */
 static int resolve(struct rtp_afile *a, struct stat *st, bool *exists, bool *fdlink)
 {
@@ -153,6 +178,9 @@ static int resolve(struct rtp_afile *a, struct stat *st, bool *exists, bool *fdl
 				return -ENOTSUP;
 			return KIND_THROUGH;
 		}
+		n = may_follow(cur, st);
+		if (n)
+			return (int)n;
 		n = readlink(cur, link, sizeof(link) - 1);
 		if (n < 0)
 			return -errno;

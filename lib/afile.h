@@ -15,6 +15,9 @@
  *    starts), fsynced and renamed over the path on commit;
  *  - a symbolic link is followed (the whole chain, relative links from the
  *    link's directory) and its final target is replaced, never the link;
+ *    as the kernel's fs.protected_symlinks would, a link in a sticky
+ *    world-writable directory (/tmp) is followed only when the caller
+ *    (euid) or the directory's owner owns it: else -EACCES, nothing written;
  *  - an existing FIFO, character device, "-" (stdout) or a /proc fd link
  *    such as /dev/stdout is written through, never replaced: the text is
  *    kept in memory and written in full on commit (opened O_APPEND, no

@@ -1705,7 +1705,7 @@ static void check_irq_prio(const struct rtp_check_ctx *c, struct rtp_check_resul
 	t.audio_prio = c->audio_prio;
 	each_proc(c, find_irq_thread, &t);
 	fix(r, "apt-get install rtirq-init (raises sound IRQ threads above the audio thread), or: "
-	       "for p in $(pgrep '^irq/%s-'); do chrt -f -p %d $p; done", s.irq[0],
+	       "for p in $(pgrep -P 2 '^irq/%s-'); do chrt -f -p %d $p; done", s.irq[0],
 	    c->audio_prio + 5 > 99 ? 99 : c->audio_prio + 5);
 	if (!t.found) {
 		r->status = RTP_CHECK_FAIL;

@@ -311,6 +311,34 @@ static void json_resources(struct rtp_run *r, struct rtp_json *j)
 	rtp_json_end_object(j);
 }
 
+/* events.restored[]: what dead runs had left changed, put back at the start. */
+static void json_restored(struct rtp_run *r, struct rtp_json *j)
+{
+	static const char *const what[] = {
+		[RTP_STATE_RESTORED] = "restored", [RTP_STATE_REMOVED] = "removed",
+		[RTP_STATE_FAILED] = "failed", [RTP_STATE_REFUSED] = "refused",
+		[RTP_STATE_LIVE] = "live",
+	};
+	int i;
+
+	rtp_json_begin_array(j, "restored");
+	for (i = 0; i < r->nrestored; i++) {
+		const struct rtp_run_restored *x = &r->restored[i];
+
+		rtp_json_begin_object(j, NULL);
+		rtp_json_string(j, "action", what[x->what]);
+		rtp_json_string(j, "path", x->path);
+		if (x->what == RTP_STATE_RESTORED || (x->what == RTP_STATE_FAILED && x->value[0]))
+			rtp_json_string(j, "value", x->value);
+		if (x->pid > 0)
+			rtp_json_int(j, "pid", x->pid);
+		if (x->err)
+			rtp_json_string(j, "error", strerror(-x->err));
+		rtp_json_end_object(j);
+	}
+	rtp_json_end_array(j);
+}
+
 /* The document skeleton; the bench fills each part. */
 static int write_document(struct rtp_run *r, const struct rtp_verdict *v)
 {
@@ -338,6 +366,8 @@ static int write_document(struct rtp_run *r, const struct rtp_verdict *v)
 		rtp_explain_json(r->ex, j, r->first_ns ? r->first_ns : r->enter_ns);
 	else if (r->co->explain)
 		rtp_explain_json_unavailable(j, r->co->explain_ns, r->explain_why);
+	if (r->nrestored)
+		json_restored(r, j);
 	rtp_json_string(j, "stopped_by", r->stopped_by ? r->stopped_by : "error");
 	if (r->signal)
 		rtp_json_string(j, "signal", sigabbrev_np(r->signal));
@@ -383,10 +413,54 @@ static int skip(struct rtp_run *r, const char *why)
 	return RTP_EXIT_SKIP;
 }
 
+/* One thing the stale-state pass did: said on stderr, kept for the document. */
+static void restored_said(void *arg, const struct rtp_state_event *e)
+{
+	struct rtp_run *r = arg;
+	struct rtp_run_restored *x;
+	char line[1024];
+
+	if (e->what == RTP_STATE_LIVE)
+		return;		/* another run's, alive: none of ours */
+	rtp_state_event_line(e, line, sizeof(line));
+	if (e->what == RTP_STATE_RESTORED || e->what == RTP_STATE_REMOVED)
+		fprintf(stderr, "%s: %s\n", r->ops->tool, line);
+	else
+		rtp_warn("%s", line);
+	if (r->nrestored == RTP_RUN_RESTORED_MAX)
+		return;
+	x = &r->restored[r->nrestored++];
+	x->what = e->what;
+	x->pid = e->pid;
+	x->err = e->err;
+	snprintf(x->path, sizeof(x->path), "%s", e->path ? e->path : e->file ? e->file : "");
+	snprintf(x->value, sizeof(x->value), "%s", e->value ? e->value : "");
+}
+
+/*
+ * The system as a dead run left it is repaired before this one measures
+ * (docs/security.md), then this run's journal is opened.  Root only:
+ * nobody else could have changed what the journal covers.
+ */
+static void state_begin(struct rtp_run *r)
+{
+	int ret;
+
+	if (geteuid() != 0)
+		return;
+	ret = rtp_state_restore_stale(NULL, restored_said, r);
+	if (ret < 0 && ret != -EPERM)
+		rtp_warn("%s: cannot read the state left by earlier runs: %s", RTP_STATE_DIR,
+			 strerror(-ret));
+	if (rtp_state_open(&r->state, NULL))
+		r->state = NULL;
+}
+
 static int begin(struct rtp_run *r)
 {
 	if (rtp_run_begin(&r->sigs, &r->si, &r->wall_start, &r->res, r->co->json))
 		return RTP_EXIT_ERROR;
+	state_begin(r);
 	r->have_json = r->co->json != NULL;
 	r->sigfd = signalfd(-1, &r->sigs, SFD_CLOEXEC | SFD_NONBLOCK);
 	r->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -418,8 +492,8 @@ static void start_explain(struct rtp_run *r)
 		if (why || !CPU_COUNT(&cpus))
 			snprintf(r->explain_why, sizeof(r->explain_why), "%s",
 				 why ? why : "no measured CPU known");
-		else if (!rtp_explain_start(&r->ex, &cpus, r->co->explain_ns, r->explain_why,
-					    sizeof(r->explain_why)))
+		else if (!rtp_explain_start(&r->ex, &cpus, r->co->explain_ns, r->state,
+					    r->explain_why, sizeof(r->explain_why)))
 			r->explain_ns = r->co->explain_ns;
 	}
 	if (!r->ex)
@@ -536,6 +610,7 @@ int rtp_run_tool(const struct rtp_bench_ops *ops, int argc, char **argv)
 	if (ops->teardown)
 		ops->teardown(r);
 	rtp_explain_free(r->ex);
+	rtp_state_close(r->state);	/* restored by teardown(): the file goes */
 	if (r->have_json)
 		rtp_result_abort(&r->res);
 out:

@@ -16,6 +16,7 @@
 #include "explain.h"
 #include "json.h"
 #include "result.h"
+#include "state.h"
 #include "sysinfo.h"
 
 /*
@@ -170,6 +171,21 @@ struct rtp_run {
 	struct rtp_explain *ex;
 	uint64_t explain_ns;
 	char explain_why[256];		/* why it is unavailable */
+	/*
+	 * The state journal (lib/state.h; NULL: none, not root): what setup()
+	 * changes is recorded there first.  What dead runs left was restored
+	 * at the start, kept for events.restored[].
+	 */
+	struct rtp_state *state;
+#define RTP_RUN_RESTORED_MAX 16
+	struct rtp_run_restored {
+		enum rtp_state_what what;
+		int pid;
+		int err;
+		char path[256];
+		char value[64];
+	} restored[RTP_RUN_RESTORED_MAX];
+	int nrestored;
 };
 
 /* The whole program: returns its exit code. */

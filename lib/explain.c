@@ -21,6 +21,7 @@
 #include "opt.h"
 #include "rt.h"
 #include "run.h"
+#include "state.h"
 #include "xwindow.h"
 
 #define QLEN 1024			/* outliers handed over, not yet taken */
@@ -58,6 +59,7 @@ struct rtp_explain {
 	uint64_t threshold_ns;
 	char dir[96];			/* the tracefs mount */
 	char inst[192];			/* the instance */
+	struct rtp_state *st;		/* the run's journal (NULL: none) */
 	cpu_set_t measured;
 	int maxcpu;
 	bool deferred;			/* no CPU for the reader: read after the run */
@@ -172,9 +174,15 @@ static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
 			return -ENOENT;
 		}
 	}
-	snprintf(ex->inst, sizeof(ex->inst), "%s/instances/rtproof-explain-%d", ex->dir, (int)getpid());
+	snprintf(ex->inst, sizeof(ex->inst), "%s/instances/" RTP_STATE_INSTANCE_PREFIX "explain-%d",
+		 ex->dir, (int)getpid());
+	ret = rtp_state_record_rmdir(ex->st, ex->inst);
+	if (ret)
+		rtp_warn("--explain: cannot record %s in the state journal: %s; a killed run leaves it",
+			 ex->inst, strerror(-ret));
 	if (mkdir(ex->inst, 0700)) {
 		ret = -errno;
+		rtp_state_forget(ex->st, ex->inst);
 		snprintf(why, len, "cannot create the tracing instance %s: %s", ex->inst, strerror(errno));
 		ex->inst[0] = 0;
 		return ret;
@@ -230,6 +238,8 @@ static void remove_instance(struct rtp_explain *ex)
 	write_file(ex->inst, "events/enable", "0");
 	if (rmdir(ex->inst))
 		rtp_warn("--explain: cannot remove %s: %s", ex->inst, strerror(errno));
+	else
+		rtp_state_forget(ex->st, ex->inst);
 	ex->inst[0] = 0;
 }
 
@@ -504,7 +514,7 @@ static void *reader(void *arg)
 /* ---- the API -------------------------------------------------------------------------- */
 
 int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint64_t threshold_ns,
-		      char *why, size_t len)
+		      struct rtp_state *st, char *why, size_t len)
 {
 	struct rtp_explain *ex;
 	cpu_set_t allowed, readers;
@@ -518,6 +528,7 @@ int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint6
 		return -ENOMEM;
 	}
 	ex->threshold_ns = threshold_ns;
+	ex->st = st;
 	ex->efd = -1;
 	ex->group_slot = -1;
 	ex->measured = *measured;
@@ -711,7 +722,7 @@ void rtp_explain_print(const struct rtp_explain *ex, FILE *f)
 	for (i = 0; i < ex->nkept; i++) {
 		const struct kept *k = &ex->kept[i];
 		const struct rtp_culprit *c = top(&k->x);
-		char lat[32], d[32], who[64];
+		char lat[32], d[32], who[96];
 
 		if (i == RTP_EXPLAIN_PRINT) {
 			fprintf(f, "  ... %d more in the document (events.explained)\n", ex->nkept - i);
@@ -816,7 +827,13 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 				rtp_json_int(j, "pid", u->id);
 				rtp_json_string(j, "policy", u->policy);
 				rtp_json_int(j, "prio", u->prio);
-			} else if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ) {
+			}
+			/* the kernel's flag, not the comm: a task names itself */
+			if (u->kind == RTP_CK_TASK && u->kthread >= 0)
+				rtp_json_bool(j, "kthread", u->kthread == 1);
+			else
+				rtp_json_null(j, "kthread");
+			if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ) {
 				rtp_json_int(j, u->kind == RTP_CK_IRQ ? "irq" : "vec", u->id);
 			}
 			rtp_json_uint(j, "ns", u->ns);

@@ -24,6 +24,7 @@
 #include "json.h"
 
 struct rtp_explain;
+struct rtp_state;
 
 /* Keep the first RTP_EXPLAIN_FIRST outliers, then the largest of each RTP_EXPLAIN_EVERY. */
 #define RTP_EXPLAIN_FIRST 16
@@ -34,10 +35,11 @@ struct rtp_explain;
 /*
  * Creates the instance on the measured CPUs and starts the reader.
  * Returns 0, or -errno with why (one line) when this system cannot trace:
- * the run goes on without it.
+ * the run goes on without it.  The instance is recorded in st (NULL:
+ * none) before it is made, so a dead run's is removed (lib/state.h).
  */
 int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint64_t threshold_ns,
-		      char *why, size_t len);
+		      struct rtp_state *st, char *why, size_t len);
 
 /*
  * An outlier (the caller compared it with the threshold): the thread tid
@@ -51,7 +53,7 @@ void rtp_explain_note(struct rtp_explain *ex, int cpu, int tid, uint64_t release
 /* After the run: stops the reader, explains what waited, removes the instance. */
 void rtp_explain_finish(struct rtp_explain *ex);
 
-/* One line per kept explanation ("2.04 ms late on CPU 1: rtp-spin (FIFO 99) ran 2.01 ms"). */
+/* One line per kept explanation ("2.04 ms late on CPU 1: rtp-spin[1234] (FIFO 99, user) ran 2.01 ms"). */
 void rtp_explain_print(const struct rtp_explain *ex, FILE *f);
 
 /* "explain": {...} and "explained": [...] inside the events object; t0_ns: time_s origin. */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "procstat.h"
+
 /* ---- parsing ------------------------------------------------------------------ */
 
 /* key at the start of s or after a space; returns where its value starts */
@@ -240,6 +242,7 @@ static struct rtp_culprit *acc_get(struct acc *a, int kind, int id, const char *
 	a->c[a->n].kind = kind;
 	a->c[a->n].id = id;
 	a->c[a->n].kprio = kprio;
+	a->c[a->n].kthread = -1;
 	snprintf(a->c[a->n].name, sizeof(a->c[0].name), "%s", name);
 	return &a->c[a->n++];
 }
@@ -483,7 +486,7 @@ static const char *policy_name(int p)
 	}
 }
 
-void rtp_xwindow_policies(struct rtp_xwindow *x)
+void rtp_xwindow_policies_in(struct rtp_xwindow *x, const char *proc)
 {
 	int i;
 
@@ -491,8 +494,10 @@ void rtp_xwindow_policies(struct rtp_xwindow *x)
 		struct rtp_culprit *c = &x->cul[i];
 		int p;
 
+		c->kthread = -1;
 		if (c->kind != RTP_CK_TASK)
 			continue;
+		c->kthread = c->id > 0 && c->name[0] ? rtp_proc_kthread(proc, c->id, c->name) : -1;
 		/* the trace's prio decides; the live policy only tells FIFO from RR, OTHER from BATCH */
 		p = c->id > 0 ? sched_getscheduler(c->id) : -1;
 		if (c->kprio < 0) {
@@ -510,23 +515,44 @@ void rtp_xwindow_policies(struct rtp_xwindow *x)
 	}
 }
 
+void rtp_xwindow_policies(struct rtp_xwindow *x)
+{
+	rtp_xwindow_policies_in(x, "/proc");
+}
+
+/* a name for the console: printable ASCII, the rest '?' */
+static const char *printable(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+	buf[i] = 0;
+	return buf;
+}
+
 const char *rtp_culprit_label(const struct rtp_culprit *c, char *buf, size_t len)
 {
+	char name[RTP_XNAME];
+	const char *what = c->kthread == 1 ? "kernel thread" : c->kthread == 0 ? "user" : "gone";
+
+	printable(c->name, name, sizeof(name));
 	switch (c->kind) {
 	case RTP_CK_TASK:
 		if (!strcmp(c->policy, "OTHER") || !strcmp(c->policy, "BATCH") || !strcmp(c->policy, "IDLE"))
-			snprintf(buf, len, "%s (pid %d, %s nice %d)", c->name, c->id, c->policy, c->prio);
+			snprintf(buf, len, "%s[%d] (%s nice %d, %s)", name, c->id, c->policy, c->prio, what);
 		else
-			snprintf(buf, len, "%s (%s %d)", c->name, c->policy[0] ? c->policy : "RT", c->prio);
+			snprintf(buf, len, "%s[%d] (%s %d, %s)", name, c->id, c->policy[0] ? c->policy : "RT",
+				 c->prio, what);
 		break;
 	case RTP_CK_IRQ:
-		snprintf(buf, len, "irq %d %s", c->id, c->name);
+		snprintf(buf, len, "irq %d %s", c->id, name);
 		break;
 	case RTP_CK_VECTOR:
-		snprintf(buf, len, "%s interrupt", c->name);
+		snprintf(buf, len, "%s interrupt", name);
 		break;
 	case RTP_CK_SOFTIRQ:
-		snprintf(buf, len, "softirq %s", c->name[0] ? c->name : "?");
+		snprintf(buf, len, "softirq %s", name[0] ? name : "?");
 		break;
 	default:
 		snprintf(buf, len, "idle");

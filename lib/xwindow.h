@@ -61,6 +61,7 @@ struct rtp_culprit {
 	uint64_t stretch_ns;	/* task: its longest run on the CPU overlapping the window, from its
 				 * switch-in (maybe before the release) to its switch-out */
 	unsigned count;		/* times it started in the window */
+	int kthread;		/* task: 1 a kernel thread, 0 not, -1 not known (gone); others -1 */
 };
 
 #define RTP_XMAX_CULPRITS 8
@@ -94,10 +95,23 @@ struct rtp_xwindow {
  */
 int rtp_xwindow_analyse(const struct rtp_xev *ev, size_t n, struct rtp_xwindow *x);
 
-/* Fills each task's policy and priority: sched_getscheduler() while it lives, else from kprio. */
+/*
+ * Fills each task's policy and priority (sched_getscheduler() while it
+ * lives, else from kprio) and kthread: PF_KTHREAD in <proc>/PID/stat when
+ * that pid still has the trace's comm, else -1.  The comm came from the
+ * task itself and proves nothing; the flag is the kernel's.
+ */
+void rtp_xwindow_policies_in(struct rtp_xwindow *x, const char *proc);
+/* rtp_xwindow_policies_in(x, "/proc") */
 void rtp_xwindow_policies(struct rtp_xwindow *x);
 
-/* "rtp-spin (FIFO 99)", "irq 24 virtio0", "softirq NET_RX", "idle" */
+/*
+ * "rtp-spin[1234] (FIFO 99, user)", "ktimers/0[15] (FIFO 1, kernel thread)",
+ * "hackbench[249] (OTHER nice 0, user)", "irq 24 virtio0", "softirq NET_RX",
+ * "idle".  A task that had gone says "gone" for what it was.  Bytes of a
+ * name outside printable ASCII are shown as '?' (a comm is the task's own
+ * text: no terminal escapes through the console).
+ */
 const char *rtp_culprit_label(const struct rtp_culprit *c, char *buf, size_t len);
 
 #endif /* RTP_XWINDOW_H */

@@ -51,29 +51,57 @@ rtp_results_dir() {
 # -g 4 -l 2000); mixed: io and hackbench.  With RTP_LOAD_MARKS set to a
 # directory, every completed round of a loop adds a line to
 # RTP_LOAD_MARKS/load.KIND (rtp_load_rounds prints the counts).
+#
+# Each load runs in a process group of its own (setsid: its pid is the
+# group's), killed whole by rtp_load_stop, and dies with the runner even
+# when that is killed by SIGKILL (setpriv --pdeathsig, util-linux, where it
+# is installed; docs/security.md).  A runner that starts loads traps
+# EXIT INT TERM HUP QUIT and calls rtp_load_stop.
 RTP_LOAD_PIDS=
-_rtp_bg() { "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"; }
+# rtp_pdeath: "setpriv --pdeathsig KILL" where setpriv has it, else nothing.
+rtp_pdeath() {
+	if [ -z "${_rtp_pdeath_known:-}" ]; then
+		_rtp_pdeath_known=1 _rtp_pdeath=
+		setpriv --pdeathsig KILL true 2>/dev/null && _rtp_pdeath="setpriv --pdeathsig KILL"
+	fi
+	echo "$_rtp_pdeath"
+}
+_rtp_bg() {
+	_pd=$(rtp_pdeath)
+	if command -v setsid >/dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		setsid $_pd "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"
+	else
+		# shellcheck disable=SC2086
+		$_pd "$@" & RTP_LOAD_PIDS="$RTP_LOAD_PIDS $!"
+	fi
+}
 # _rtp_loop KIND PAUSE COMMAND...: the command again and again, each round
 # marked, then PAUSE seconds (0: none).  The loop waits for its round in
 # the background, so a SIGTERM ends the round it is running and the loop
 # at once (only this loop's: nobody else's hackbench is touched).
 _rtp_loop() {
 	_k=$1; _s=$2; shift 2
-	_rtp_bg sh -c 'k=$1; m=$2; s=$3; shift 3; c=
-		trap '\''[ -z "$c" ] || kill "$c" 2>/dev/null; exit 0'\'' TERM
+	_rtp_bg sh -c 'k=$1; m=$2; s=$3; pd=$4; shift 4; c=
+		trap '\''[ -z "$c" ] || kill "$c" 2>/dev/null; exit 0'\'' TERM HUP INT QUIT
 		while :; do
-			"$@" >/dev/null 2>&1 & c=$!
+			$pd "$@" >/dev/null 2>&1 & c=$!
 			wait "$c" || { sleep 0.1 & c=$!; wait "$c"; }
 			[ -z "$m" ] || echo >>"$m/load.$k"
 			[ "$s" = 0 ] || { sleep "$s" & c=$!; wait "$c"; }
-		done' sh "$_k" "${RTP_LOAD_MARKS:-}" "$_s" "$@"
+		done' sh "$_k" "${RTP_LOAD_MARKS:-}" "$_s" "$(rtp_pdeath)" "$@"
 }
 _rtp_load_io() {
 	if command -v stress-ng >/dev/null 2>&1; then
 		_rtp_bg stress-ng --hdd 1 --iomix 1 --temp-path "${TMPDIR:-/tmp}" --timeout 0 --quiet
 		return
 	fi
-	_rtp_loop dd 0 sh -c 'dd if=/dev/zero of=/tmp/load.dd bs=64k count=256 2>/dev/null; rm -f /tmp/load.dd'
+	# A fresh mktemp name each round: a fixed one in /tmp (load.dd) let any
+	# user plant a link there for a root dd to write 16 MiB through.
+	# The trap first: a round ended while mktemp runs removes its file too.
+	_rtp_loop dd 0 sh -c 'f=; trap '\''[ -z "$f" ] || rm -f "$f"; exit 0'\'' TERM
+		f=$(mktemp "${TMPDIR:-/tmp}/rtproof-load.XXXXXX") || exit 1
+		dd if=/dev/zero of="$f" bs=64k count=256 2>/dev/null; rm -f "$f"'
 	_rtp_loop find 0 sh -c 'find / -xdev >/dev/null 2>&1; find /sys >/dev/null 2>&1'
 	_rtp_loop drop_caches 1 sh -c 'echo 3 >/proc/sys/vm/drop_caches'
 }
@@ -106,7 +134,8 @@ rtp_load_start() {
 # it is running; stress-ng ends its workers).
 rtp_load_stop() {
 	for _p in $RTP_LOAD_PIDS; do
-		kill -TERM "$_p" 2>/dev/null
+		# the whole group (its pid is the group's under setsid), else the one
+		kill -TERM "-$_p" 2>/dev/null || kill -TERM "$_p" 2>/dev/null
 	done
 	for _p in $RTP_LOAD_PIDS; do
 		wait "$_p" 2>/dev/null

@@ -82,6 +82,10 @@ static void find_thread(struct irqlat_run *r)
 		r->thr_note = "no IRQ thread is involved";
 		break;
 	}
+	if (r->thr.ignored)
+		rtp_warn("%d task%s named like the IRQ thread %s not a kernel thread (pid %d%s): ignored",
+			 r->thr.ignored, r->thr.ignored == 1 ? "" : "s", r->thr.ignored == 1 ? "is" : "are",
+			 r->thr.ignored_pid, r->thr.ignored > 1 ? " and more" : "");
 }
 
 static int set_irq_prio(struct irqlat_run *r)
@@ -92,9 +96,14 @@ static int set_irq_prio(struct irqlat_run *r)
 	if (!r->o.irq_prio)
 		return 0;
 	if (!r->thr.found) {
-		snprintf(r->err, sizeof(r->err), "--irq-prio %d: no IRQ thread for the %s source%s",
+		char also[96] = "";
+
+		if (r->thr.ignored)
+			snprintf(also, sizeof(also), "; pid %d has the name but is not a kernel thread",
+				 r->thr.ignored_pid);
+		snprintf(r->err, sizeof(r->err), "--irq-prio %d: no IRQ thread for the %s source%s%s",
 			 r->o.irq_prio, irqlat_source_name(r->src),
-			 r->src == SRC_MODULE ? " (irq/N-rtproof not found)" : "");
+			 r->src == SRC_MODULE ? " (irq/N-rtproof not found)" : "", also);
 		return -ENOENT;
 	}
 	if (r->thr.own) {

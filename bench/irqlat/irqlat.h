@@ -101,7 +101,11 @@ int irqlat_parse_osnoise(const char *line, int *cpu, int *kind, uint64_t *ns, ch
 /* Is IRQ threading forced: PREEMPT_RT, or threadirqs on the command line? */
 const char *irqlat_forced_threading(bool rt_kernel, const char *cmdline);
 
-/* The IRQ thread named "irq/<irq>-<name>" (or with any irq when irq < 0). */
+/*
+ * The IRQ thread named "irq/<irq>-<name>" (or with any irq when irq < 0):
+ * a kernel thread (PF_KTHREAD in <proc>/PID/stat), never a task that only
+ * took the name; those are counted in ignored.
+ */
 struct irqlat_thread {
 	bool found;
 	int pid;
@@ -112,10 +116,11 @@ struct irqlat_thread {
 	int orig_policy;
 	bool prio_set;
 	bool own;			/* a thread of this process (timerlat_fd): --irq-prio
-					 * is its priority from the start, nothing to restore */
+					 * is its priority from the start, nothing to restore */	int ignored;			/* tasks with the name that are not kernel threads */
+	int ignored_pid;		/* the first of them */
 };
 int irqlat_find_irq_thread(const char *proc, int irq, const char *name, struct irqlat_thread *t);
-/* The task whose comm is exactly comm (e.g. "timerlat/0"). */
+/* The kernel thread whose comm is exactly comm (e.g. "timerlat/0"). */
 int irqlat_find_comm(const char *proc, const char *comm, struct irqlat_thread *t);
 /* Matches a comm against "irq/<irq>-<name>" (irq < 0: any). */
 bool irqlat_comm_matches(const char *comm, int irq, const char *name);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "irqlat.h"
+#include "runlock.h"
 #include "stack.h"
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
@@ -48,6 +49,8 @@ struct irqlat_run {
 	uint64_t mod_hold_us;		/* hold_us parameter at the start (truth tests) */
 
 	/* timerlat */
+	bool tl_locked;			/* tl_lock held: one rtproof run on the tracer */
+	struct rtp_runlock tl_lock;
 	bool tl_touched;
 	bool tl_user_offered;
 	/* timerlat_fd (6.8+): one user-space thread per measured CPU, as

@@ -17,11 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver.h"
 #include "json.h"
 #include "kconfig.h"
 #include "log.h"
 #include "rt.h"
 #include "run.h"
+#include "state.h"
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
 
@@ -56,6 +58,13 @@ static int module_setup(struct irqlat_run *r)
 		r->mod_have_saved = true;
 	}
 	if (o->delay_set) {
+		/* recorded first (lib/state.h): a killed run's delay is undone by the next */
+		if (r->mod_have_saved) {
+			ret = rtp_state_record_write(r->run ? r->run->state : NULL, p, v);
+			if (ret)
+				rtp_warn("%s: cannot record it in the state journal: %s; "
+					 "a killed run leaves the delay planted", p, strerror(-ret));
+		}
 		ret = irqlat_write_u64(p, o->delay_ns / 1000);
 		if (ret) {
 			snprintf(r->err, sizeof(r->err), "--delay %llu: cannot write %s: %s",
@@ -120,6 +129,8 @@ static void module_teardown(struct irqlat_run *r)
 		module_param_path(r, "delay_us", p, sizeof(p));
 		if (irqlat_write_u64(p, r->mod_saved_delay_us))
 			rtp_warn("%s: could not restore %llu", p, (unsigned long long)r->mod_saved_delay_us);
+		else
+			rtp_state_forget(r->run ? r->run->state : NULL, p);
 	}
 }
 

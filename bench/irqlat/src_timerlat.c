@@ -13,14 +13,18 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "driver.h"
 #include "json.h"
+#include "runlock.h"
 #include "kconfig.h"
 #include "log.h"
 #include "rt.h"
 #include "run.h"
+#include "state.h"
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
 
@@ -91,6 +95,44 @@ static int tl_write(const struct irqlat_run *r, const char *name, const char *va
 {
 	tl_path(r, name, buf, len);
 	return irqlat_write_str(buf, val);
+}
+
+/*
+ * The state journal (lib/state.h): each setting is recorded with the value
+ * to put back before it is first changed, so a run killed before its
+ * teardown is undone by the next one; the teardown forgets them again.
+ */
+static struct rtp_state *tl_journal(const struct irqlat_run *r)
+{
+	return r->run ? r->run->state : NULL;
+}
+
+static void tl_record(const struct irqlat_run *r, const char *name, const char *old)
+{
+	char p[600];
+	int ret;
+
+	tl_path(r, name, p, sizeof(p));
+	ret = rtp_state_record_write(tl_journal(r), p, old);
+	if (ret)
+		rtp_warn("%s: cannot record it in the state journal: %s; a killed run leaves it changed",
+			 p, strerror(-ret));
+}
+
+static const char *const tl_recorded[] = {
+	"current_tracer", "tracing_on", "osnoise/timerlat_period_us", "osnoise/cpus",
+	"osnoise/options",
+};
+
+static void tl_forget(const struct irqlat_run *r)
+{
+	char p[600];
+	size_t i;
+
+	for (i = 0; i < sizeof(tl_recorded) / sizeof(tl_recorded[0]); i++) {
+		tl_path(r, tl_recorded[i], p, sizeof(p));
+		rtp_state_forget(tl_journal(r), p);
+	}
 }
 
 /* One per CPU: blocks in read() on the CPU's timerlat_fd; each return is
@@ -250,6 +292,7 @@ static void osnoise_events_on(struct irqlat_run *r)
 	for (k = 0; !ret && k < NOISE_N; k++) {
 		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
 			 irqlat_noise_names[k]);
+		rtp_state_record_write(tl_journal(r), p, r->osn_saved[k][0] == '1' ? "1" : "0");
 		ret = irqlat_write_str(p, "1\n");
 		if (ret)
 			snprintf(r->osn_why, sizeof(r->osn_why), "not available: %s: %s", p,
@@ -273,6 +316,8 @@ static void osnoise_events_off(struct irqlat_run *r)
 			 irqlat_noise_names[k]);
 		if (irqlat_write_str(p, r->osn_saved[k][0] == '1' ? "1\n" : "0\n"))
 			rtp_warn("%s: could not be restored", p);
+		else
+			rtp_state_forget(tl_journal(r), p);
 	}
 	r->osn_set = 0;
 }
@@ -299,11 +344,65 @@ static void osnoise_account(struct irqlat_run *r, const char *line)
 	}
 }
 
+#ifndef TRACEFS_MAGIC
+#define TRACEFS_MAGIC 0x74726163
+#endif
+
+/*
+ * The tracer is one per kernel: one rtproof run at a time on it (issue 23
+ * item 6), or two runs would rewrite each other's settings and read each
+ * other's samples.  The lock is "timerlat" for the kernel's tracefs (all
+ * its mounts are one), else named by the directory's device and inode (a
+ * --tracefs of plain files in the tests: its own lock).
+ */
+static int tl_lock(struct irqlat_run *r)
+{
+	struct statfs fs;
+	struct stat st;
+	char name[64];
+	int holder, ret;
+
+	if (!statfs(r->tracefs, &fs) && fs.f_type == TRACEFS_MAGIC)
+		snprintf(name, sizeof(name), "timerlat");
+	else if (!stat(r->tracefs, &st))
+		snprintf(name, sizeof(name), "timerlat-%lu-%lu", (unsigned long)st.st_dev,
+			 (unsigned long)st.st_ino);
+	else
+		return 0;	/* no tracefs: the set-up's own error says so */
+	ret = rtp_runlock_take(NULL, name, &r->tl_lock, &holder);
+	if (ret == -EBUSY) {
+		if (holder > 0)
+			snprintf(r->err, sizeof(r->err), "timerlat: the timerlat tracer (%s) is in use by "
+				 "another rtproof run (pid %d)", r->tracefs, holder);
+		else
+			snprintf(r->err, sizeof(r->err), "timerlat: the timerlat tracer (%s) is in use by "
+				 "another rtproof run", r->tracefs);
+		return ret;
+	}
+	if (ret) {
+		snprintf(r->err, sizeof(r->err), "timerlat: lock %s: %s%s", r->tl_lock.path, strerror(-ret),
+			 ret == -EPERM ? " (a link, or a directory others can write)" : "");
+		return ret;
+	}
+	r->tl_locked = true;
+	return 0;
+}
+
+static void tl_unlock(struct irqlat_run *r)
+{
+	if (r->tl_locked)
+		rtp_runlock_release(&r->tl_lock);
+	r->tl_locked = false;
+}
+
 static int timerlat_setup(struct irqlat_run *r)
 {
 	char p[600], v[64];
 	int ret;
 
+	ret = tl_lock(r);
+	if (ret)
+		return ret;
 	tl_path(r, "current_tracer", p, sizeof(p));
 	rtp_read_file(p, r->tl_saved_tracer, sizeof(r->tl_saved_tracer));
 	tl_path(r, "tracing_on", p, sizeof(p));
@@ -314,15 +413,20 @@ static int timerlat_setup(struct irqlat_run *r)
 	rtp_read_file(p, r->tl_saved_cpus, sizeof(r->tl_saved_cpus));
 	r->tl_touched = true;
 
+	tl_record(r, "current_tracer", r->tl_saved_tracer[0] ? r->tl_saved_tracer : "nop");
 	ret = tl_write(r, "current_tracer", "nop\n", p, sizeof(p));
 	if (ret)
 		goto fail;
+	if (r->tl_saved_period[0])
+		tl_record(r, "osnoise/timerlat_period_us", r->tl_saved_period);
 	tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
 	ret = irqlat_write_u64(p, r->o.interval_ns / 1000);
 	if (ret)
 		goto fail;
 	if (r->o.cpu >= 0) {
 		snprintf(v, sizeof(v), "%d\n", r->o.cpu);
+		if (r->tl_saved_cpus[0])
+			tl_record(r, "osnoise/cpus", r->tl_saved_cpus);
 		ret = tl_write(r, "osnoise/cpus", v, p, sizeof(p));
 		if (ret)
 			goto fail;
@@ -335,12 +439,19 @@ static int timerlat_setup(struct irqlat_run *r)
 	if (r->tl_user_offered) {
 		/* user-space workload: the kernel's timerlat/N threads stay off */
 		tl_path(r, "osnoise/options", p, sizeof(p));
-		if (!rtp_read_file(p, r->tl_saved_options, sizeof(r->tl_saved_options)) &&
-		    !irqlat_write_str(p, "NO_OSNOISE_WORKLOAD\n"))
-			r->tl_user = true;
+		if (!rtp_read_file(p, r->tl_saved_options, sizeof(r->tl_saved_options))) {
+			/* what the teardown writes back: the workload on, unless it was off */
+			if (!strstr(r->tl_saved_options, "NO_OSNOISE_WORKLOAD"))
+				tl_record(r, "osnoise/options", "OSNOISE_WORKLOAD");
+			tl_path(r, "osnoise/options", p, sizeof(p));
+			if (!irqlat_write_str(p, "NO_OSNOISE_WORKLOAD\n"))
+				r->tl_user = true;
+		}
 	}
 	if (r->o.osnoise)
 		osnoise_events_on(r);
+	if (r->tl_saved_on[0])
+		tl_record(r, "tracing_on", r->tl_saved_on);
 	ret = tl_write(r, "tracing_on", "1\n", p, sizeof(p));
 	if (ret)
 		goto fail;
@@ -364,15 +475,17 @@ static int timerlat_setup(struct irqlat_run *r)
 	return 0;
 fail:
 	snprintf(r->err, sizeof(r->err), "timerlat: %s: %s", p, strerror(-ret));
-	return ret;
+	return ret;	/* the lock stays until the teardown has put the tracer back */
 }
 
 static void timerlat_teardown(struct irqlat_run *r)
 {
 	char p[600];
 
-	if (!r->tl_touched)
+	if (!r->tl_touched) {
+		tl_unlock(r);
 		return;
+	}
 	tl_user_stop(r);
 	if (r->fd >= 0) {
 		close(r->fd);	/* first: the tracer cannot change while it is open */
@@ -396,7 +509,9 @@ static void timerlat_teardown(struct irqlat_run *r)
 	if (r->tl_saved_tracer[0] && strcmp(r->tl_saved_tracer, "nop")) {
 		tl_write(r, "current_tracer", r->tl_saved_tracer, p, sizeof(p));
 	}
+	tl_forget(r);
 	r->tl_touched = false;
+	tl_unlock(r);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "procstat.h"
 #include "rt.h"
 #include "sysinfo.h"
 #include "../../kernel/module/rtproof_irqlat.h"
@@ -269,6 +270,12 @@ static int find_thread(const char *proc, int irq, const char *name, bool exact,
 			continue;
 		if (exact ? strcmp(comm, name) : !irqlat_comm_matches(comm, irq, name))
 			continue;
+		/* a name anyone can take (PR_SET_NAME): only a kernel thread is the IRQ thread */
+		if (rtp_proc_kthread(proc, atoi(de->d_name), NULL) != 1) {
+			if (!t->ignored++)
+				t->ignored_pid = atoi(de->d_name);
+			continue;
+		}
 		t->found = true;
 		t->pid = atoi(de->d_name);
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);

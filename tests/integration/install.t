@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest
+# rtproof-test: phase=guest uses=install
 # make install into a DESTDIR gives working commands, run from another
 # directory: the benches, rtproof run, rtproof vm and rtproof
 # compare-kernels (the VM ones when QEMU and the cached kernels are here),

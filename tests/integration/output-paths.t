@@ -108,6 +108,40 @@ check "chain: both links kept, the target replaced" sh -c \
 	"test -L '$D/link2.json' && test -L '$D/link.json' && test \$(stat -c %i '$D/sub/target.json') != $ino0"
 check "symlinks: no temporary file left" sh -c "! ls -a '$D' '$D/sub' | grep -q '\\.tmp\\.'"
 
+# fs.protected_symlinks, kept by rtproof itself (it resolves links on its
+# own): in a sticky world-writable directory such as /tmp, a link someone
+# else owns is refused before the run (one line naming the path, exit 1,
+# nothing written), unless the directory's owner owns it; the caller's own
+# link there, and links anywhere else, are followed as above.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	S=$TMP/sticky
+	mkdir "$S" && chmod 1777 "$S"
+	ln -s "$D/victim.json" "$S/theirs.json" && chown -h nobody "$S/theirs.json"
+	run --json "$S/theirs.json"; rc=$?
+	[ $rc -eq 1 ]; ok $? "another user's link in a sticky world-writable dir: exit 1 (got $rc)"
+	check "... one error line naming the path, no run" sh -c \
+		"[ \$(wc -l <'$TMP/err') -eq 1 ] && grep -qx 'rtproof-cyclic: error: --json $S/theirs.json: cannot create: Permission denied' '$TMP/err' && ! grep -q verdict '$TMP/out'"
+	check "... nothing written: no target, the link kept, no temporary file" sh -c \
+		"[ ! -e '$D/victim.json' ] && [ -L '$S/theirs.json' ] && ! ls -a '$S' '$D' | grep -q '\\.tmp\\.'"
+	run -h 50 --histfile "$S/theirs.json" --json "$D/h2.json"; rc=$?
+	[ $rc -eq 1 ] && [ ! -e "$D/victim.json" ] && [ ! -e "$D/h2.json" ]
+	ok $? "--histfile through the same link: exit 1, nothing written (got $rc)"
+	ln -s "$D/mine.json" "$S/mine.json"
+	run --json "$S/mine.json"; rc=$?
+	ok $rc "the caller's own link in the sticky dir: followed, exit 0 (got $rc)"
+	check "... into its target, the link kept" sh -c "test -L '$S/mine.json' && jq -e '.metrics[0].count == 50' '$D/mine.json' >/dev/null"
+	chown nobody "$S"
+	run --json "$S/theirs.json"; rc=$?
+	[ $rc -eq 0 ] && doc_ok "$D/victim.json"
+	ok $? "the link's owner owns the sticky dir too: followed, exit 0 (got $rc)"
+	rm -f "$D/victim.json"; chown root "$S"; chmod 0777 "$S"
+	run --json "$S/theirs.json"; rc=$?
+	[ $rc -eq 0 ] && doc_ok "$D/victim.json"
+	ok $? "world-writable but not sticky: followed, exit 0 (got $rc)"
+else
+	skip "protected symlinks" "needs root and a user nobody to own a link"
+fi
+
 # Refused before the run: a directory, a missing directory.
 for p in "$D/sub" "$D/nodir/x.json"; do
 	run --json "$p"; rc=$?

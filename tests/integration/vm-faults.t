@@ -50,7 +50,7 @@ rc=$?
 took=$(( $(date +%s) - start ))
 died "FIFO 99 hang" "$TMP/hang" $rc timeout 'error: guest did not finish within 60s and was killed' '^    | '
 [ $took -le 90 ]; ok $? "FIFO 99 hang: ended after ${took}s (timeout 60s + set-up)"
-! ps -eo args | grep -v grep | grep -q "file:$TMP/hang/serial.log"
+! ps -eo args | grep -v grep | grep -q "path=$TMP/hang,mount_tag=res"
 ok $? "FIFO 99 hang: no QEMU left running"
 
 # 3. QEMU killed from outside, once the guest is measuring.
@@ -58,7 +58,7 @@ ok $? "FIFO 99 hang: no QEMU left running"
 vpid=$!
 i=0
 while [ $i -lt 600 ] && ! ls "$TMP/kill" 2>/dev/null | grep -q '^c\.json\.tmp\.'; do sleep 0.5; i=$((i + 1)); done
-qpid=$(ps -eo pid,args | grep -v grep | grep "file:$TMP/kill/serial.log" | awk '{ print $1 }')
+qpid=$(ps -eo pid,args | grep -v grep | grep "path=$TMP/kill,mount_tag=res" | awk '{ print $1 }')
 if [ -n "$qpid" ]; then
 	kill -9 "$qpid"
 	t0=$(date +%s)
@@ -90,7 +90,7 @@ rc=$?
 [ $rc -eq 130 ]; ok $? "Ctrl-C: exit $rc (want 130)"
 check "Ctrl-C: says so, lists the half-written file removed" grep -q 'interrupted; removed what the guest left half-written: c.json.tmp.' "$TMP/err"
 check "Ctrl-C: no c.json, no temporary file" sh -c "[ ! -e '$TMP/int/c.json' ] && ! ls -a '$TMP/int' | grep -q '\.tmp'"
-! ps -eo args | grep -v grep | grep -q "file:$TMP/int/serial.log"
+! ps -eo args | grep -v grep | grep -q "path=$TMP/int,mount_tag=res"
 ok $? "Ctrl-C: no QEMU left running"
 
 # And a guest that finishes: its document is complete, nothing removed.

@@ -21,7 +21,7 @@ grep -q 'error: guest did not finish within 15s and was killed' "$TMP/err"
 ok $? "hung guest: reported as an error: $(grep error: "$TMP/err")"
 [ $took -le 25 ]
 ok $? "hung guest: killed after ${took}s (timeout 15s + boot set-up)"
-! ps -eo args | grep -v grep | grep -q "file:$TMP/hang/serial.log"
+! ps -eo args | grep -v grep | grep -q "path=$TMP/hang,mount_tag=res"
 ok $? "hung guest: no QEMU left running"
 jq_ok "$TMP/hang/vm.json" '.outcome == "timeout" and .exit_status == null'
 ok $? "hung guest: vm.json says timeout"

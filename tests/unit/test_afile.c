@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <stdbool.h>
 
 #include "afile.h"
 #include "tap.h"
@@ -57,6 +58,65 @@ static int write_file(const char *path, const char *text)
 		return ret;
 	fputs(text, a.f);
 	return rtp_afile_commit(&a);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
+/*
+ * fs.protected_symlinks, applied by rtp_afile itself: another user's link
+ * in a sticky world-writable directory is refused (-EACCES, nothing
+ * written), unless the directory's owner owns it too; a link in any other
+ * directory, or the caller's own, is followed.  Needs root to make links
+ * that someone else owns (lchown).
+ */
+static void protected_links(void)
+{
+	char sd[PATH_MAX], l[PATH_MAX], t[PATH_MAX], own[PATH_MAX];
+	const uid_t other = 65534;	/* nobody */
+	struct rtp_afile a;
+	int ret;
+
+	if (geteuid() != 0) {
+		tap_skip("needs root to chown a link to another user", "protected symlinks");
+		return;
+	}
+	snprintf(sd, sizeof(sd), "%s/sticky", dir);
+	snprintf(l, sizeof(l), "%s/link.json", sd);
+	snprintf(t, sizeof(t), "%s/victim.json", dir);
+	ret = mkdir(sd, 0755) | chmod(sd, 01777) | symlink(t, l) | lchown(l, other, other);
+	ok(!ret, "set-up: a sticky world-writable directory, a link in it owned by uid %u", (unsigned)other);
+
+	ret = rtp_afile_open(&a, l);
+	ok(ret == -EACCES, "another user's link in a sticky world-writable directory: EACCES (got %d)", ret);
+	if (!ret)
+		rtp_afile_abort(&a);
+	ok(!exists(t) && count_tmp() == 0, "... its target not created, no temporary file");
+
+	/* A chain: the caller's own link in a plain directory, then the refused one. */
+	snprintf(own, sizeof(own), "%s/own.json", dir);
+	ret = symlink(l, own);
+	ok(!ret && write_file(own, "x\n") == -EACCES && !exists(t),
+	   "a chain that passes through the refused link: EACCES, nothing written");
+
+	ok(!chown(sd, other, other) && write_file(l, "dir owner\n") == 0 && exists(t),
+	   "the directory's owner owns the link too: followed");
+	unlink(t);
+
+	ok(!chown(sd, 0, 0) && !chmod(sd, 0777) && write_file(l, "not sticky\n") == 0 && exists(t),
+	   "world-writable but not sticky: followed");
+	unlink(t);
+
+	ok(!chmod(sd, 01777) && !lchown(l, geteuid(), getegid()) && write_file(l, "mine\n") == 0 &&
+	   exists(t) && !lstat(l, &(struct stat){0}), "the caller's own link in the sticky directory: followed");
+	unlink(t);
+	unlink(own);
+	unlink(l);
+	rmdir(sd);
 }
 
 int main(void)
@@ -102,6 +162,8 @@ int main(void)
 	snprintf(q, sizeof(q), "%s/no/such/dir/x", dir);
 	ok(rtp_afile_open(&a, q) == -ENOENT, "a missing directory: ENOENT");
 	ok(rtp_afile_open(&a, "") == -ENOENT, "an empty path: ENOENT");
+
+	protected_links();
 
 	/* A socket is no output file. */
 	snprintf(q, sizeof(q), "%s/sock", dir);

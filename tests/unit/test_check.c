@@ -463,7 +463,7 @@ static void test_fixes(void)
 	expect_fix("rt_throttle", "950000", "sysctl -w kernel.sched_rt_runtime_us=-1");
 	expect_fix("clocksource", "hpet",
 		   "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
-	expect_fix("irq_prio", "IRQ thread at 50", "pgrep '^irq/33-'); do chrt -f -p 85 $p");
+	expect_fix("irq_prio", "IRQ thread at 50", "pgrep -P 2 '^irq/33-'); do chrt -f -p 85 $p");
 	expect_fix("audio_group", "not a member", "usermod -aG audio alice");
 }
 

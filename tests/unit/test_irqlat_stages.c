@@ -2,10 +2,15 @@
 /*
  * rtproof-irqlat's pure parts: record accounting (ordering, the reader-
  * waiting rule, sequence gaps), timerlat trace lines, the IRQ-thread name
- * match, forced-threading detection, and the option parser.
+ * match, forced-threading detection, the option parser, and the IRQ
+ * thread's look-up on a fake /proc (kernel threads only).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "irqlat.h"
 #include "tap.h"
@@ -270,6 +275,108 @@ static void test_opts(void)
 	}
 }
 
+/* ---- the IRQ thread on a fake /proc: a name is not an identity ---- */
+
+static char proc_root[64];
+
+/* a task in the fake tree: pid, comm (raw, as /proc/PID/comm), stat's ppid and flags */
+static void put_task(int pid, const char *comm, int ppid, unsigned long flags)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d", proc_root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/comm", proc_root, pid);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", comm);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, pid);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d (%s) S %d 0 0 0 -1 %lu 0 0 0 0 0 0 0 0 20 0 1 0 100 0 0\n",
+			pid, comm, ppid, flags);
+		fclose(f);
+	}
+}
+
+static void test_find_kthread(void)
+{
+	struct irqlat_thread t;
+	int ret;
+
+	snprintf(proc_root, sizeof(proc_root), "%s/rtp-proc.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(proc_root)) {
+		tap_skip("mkdtemp failed", "the IRQ thread on a fake /proc");
+		return;
+	}
+	/* a user process that named itself like the IRQ thread (PR_SET_NAME), and the kthread */
+	put_task(4242, "irq/33-rtproof", 4000, 0x00400100UL);
+	put_task(151, "irq/33-rtproof", 2, 0x00208040UL);
+	ret = irqlat_find_irq_thread(proc_root, 33, "rtproof", &t);
+	ok(ret == 0 && t.found && t.pid == 151, "irq/33-rtproof: the kernel thread, pid 151 (got %d, pid %d)",
+	   ret, t.pid);
+	ok(t.ignored == 0 || (t.ignored == 1 && t.ignored_pid == 4242),
+	   "the user process with the name, when seen first, is skipped and counted (readdir's order)");
+
+	/* only the impostor: not found */
+	put_task(4243, "irq/34-rtproof", 4000, 0x00400100UL);
+	ret = irqlat_find_irq_thread(proc_root, 34, "rtproof", &t);
+	ok(ret == -ENOENT && !t.found && t.ignored == 1 && t.ignored_pid == 4243,
+	   "irq/34-rtproof named by a user process alone: not found (%d), pid 4243 ignored", ret);
+
+	/* timerlat/0: exact comm, kernel thread only */
+	put_task(4244, "timerlat/0", 4000, 0x00400000UL);
+	ret = irqlat_find_comm(proc_root, "timerlat/0", &t);
+	ok(ret == -ENOENT && !t.found && t.ignored == 1, "timerlat/0 as a user process: not found");
+	put_task(160, "timerlat/0", 2, 0x00208040UL);
+	ret = irqlat_find_comm(proc_root, "timerlat/0", &t);
+	ok(ret == 0 && t.pid == 160, "timerlat/0 the kernel thread: pid 160");
+
+	/* a stat that cannot be read or parsed: not a kernel thread */
+	put_task(4245, "irq/35-rtproof", 2, 0x00208040UL);
+	{
+		char path[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/4245/stat", proc_root);
+		f = fopen(path, "w");
+		if (f) {
+			fputs("4245 (irq/35-rtproof S 2 0 0 0 -1 2129984\n", f);	/* no ')' */
+			fclose(f);
+		}
+	}
+	ret = irqlat_find_irq_thread(proc_root, 35, "rtproof", &t);
+	ok(ret == -ENOENT && t.ignored == 1, "an unparsable stat: not taken for a kernel thread");
+	/* a comm made to look like more fields: "x) R 2 0 0 0 -1 2129984" */
+	put_task(4246, "irq/36-a) R 2 0 0 0 -1 2129984 0", 4000, 0x00400100UL);
+	{
+		char path[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/4246/comm", proc_root);
+		f = fopen(path, "w");
+		if (f) {
+			fputs("irq/36-rtproof\n", f);
+			fclose(f);
+		}
+	}
+	ret = irqlat_find_irq_thread(proc_root, 36, "rtproof", &t);
+	ok(ret == -ENOENT && t.ignored == 1,
+	   "a comm holding ') R 2 ... 2129984' does not fake the flags (the last ')' ends it)");
+
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proc_root);
+		if (system(cmd))
+			tap_diag("could not remove %s", proc_root);
+	}
+}
+
 int main(void)
 {
 	test_records();
@@ -278,5 +385,6 @@ int main(void)
 	test_timerlat();
 	test_names();
 	test_opts();
+	test_find_kthread();
 	return tap_done();
 }

@@ -2,7 +2,10 @@
 /* --explain's analysis on planted traces: who held the CPU, for how long. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "xwindow.h"
@@ -52,6 +55,94 @@ static const struct rtp_culprit *find(const struct rtp_xwindow *x, int kind, con
 		if (x->cul[i].kind == kind && !strcmp(x->cul[i].name, name))
 			return &x->cul[i];
 	return NULL;
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * Issue 23 item 4: a culprit's comm is the task's own text.  Its kind
+ * (kernel thread or not) comes from /proc/PID/stat's PF_KTHREAD, and only
+ * while that pid still has the comm the trace saw.
+ */
+static void test_kthread(const struct rtp_xwindow *x0)
+{
+	static struct rtp_xwindow x;
+	char root[64], buf[128];
+
+	snprintf(root, sizeof(root), "%s/rtp-xproc.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(root)) {
+		tap_skip("mkdtemp failed", "culprits' kernel-thread flag on a fake /proc");
+		return;
+	}
+	x = *x0;
+	x.ncul = 4;
+	memset(&x.cul[1], 0, 3 * sizeof(x.cul[0]));
+	/* 0: rtp-spin pid 500 as a user task; 1: ktimers/0 pid 15 a kernel thread;
+	 * 2: a user task named ktimers/1; 3: pid 700 gone */
+	x.cul[1].kind = RTP_CK_TASK;
+	x.cul[1].id = 15;
+	x.cul[1].kprio = 98;
+	snprintf(x.cul[1].name, sizeof(x.cul[1].name), "ktimers/0");
+	x.cul[2] = x.cul[1];
+	x.cul[2].id = 501;
+	snprintf(x.cul[2].name, sizeof(x.cul[2].name), "ktimers/1");
+	x.cul[3] = x.cul[1];
+	x.cul[3].id = 700;
+	snprintf(x.cul[3].name, sizeof(x.cul[3].name), "rtp-gone");
+	{
+		char d[128];
+
+		snprintf(d, sizeof(d), "%s/500", root);
+		mkdir(d, 0755);
+		snprintf(d, sizeof(d), "%s/15", root);
+		mkdir(d, 0755);
+		snprintf(d, sizeof(d), "%s/501", root);
+		mkdir(d, 0755);
+	}
+	put(root, "500/stat", "500 (rtp-spin) R 400 500 400 0 -1 4194560 0 0 0 0\n");
+	put(root, "15/stat", "15 (ktimers/0) S 2 0 0 0 -1 2129984 0 0 0 0\n");
+	put(root, "501/stat", "501 (ktimers/1) S 400 501 400 0 -1 4194560 0 0 0 0\n");
+	rtp_xwindow_policies_in(&x, root);
+	ok(x.cul[0].kthread == 0, "rtp-spin: a user task (%d)", x.cul[0].kthread);
+	ok(x.cul[1].kthread == 1 && !strncmp(rtp_culprit_label(&x.cul[1], buf, sizeof(buf)),
+					      "ktimers/0[15] (", 15) && strstr(buf, " 1, kernel thread)"),
+	   "ktimers/0[15]: a kernel thread: %s", buf);
+	ok(x.cul[2].kthread == 0 && strstr(rtp_culprit_label(&x.cul[2], buf, sizeof(buf)), "[501]") &&
+	   strstr(buf, ", user)"), "a user task named ktimers/1 says so: %s", buf);
+	ok(x.cul[3].kthread == -1 && strstr(rtp_culprit_label(&x.cul[3], buf, sizeof(buf)), ", gone)"),
+	   "a task gone: not known: %s", buf);
+	/* the pid reused by another task: not known */
+	put(root, "500/stat", "500 (bash) S 400 500 400 0 -1 4194560 0 0 0 0\n");
+	rtp_xwindow_policies_in(&x, root);
+	ok(x.cul[0].kthread == -1, "pid 500 now runs another comm: not known");
+	/* a kernel thread's longer /proc name (kworker/0:1-events) matches the trace's comm */
+	snprintf(x.cul[1].name, sizeof(x.cul[1].name), "kworker/0:1");
+	put(root, "15/stat", "15 (kworker/0:1-events) I 2 0 0 0 -1 69238880 0 0 0 0\n");
+	rtp_xwindow_policies_in(&x, root);
+	ok(x.cul[1].kthread == 1, "kworker/0:1 against /proc's kworker/0:1-events: a kernel thread");
+	/* a comm with a terminal escape: shown as '?' on the console */
+	snprintf(x.cul[2].name, sizeof(x.cul[2].name), "a\033]0;x\007b\n");
+	rtp_culprit_label(&x.cul[2], buf, sizeof(buf));
+	ok(!strchr(buf, '\033') && !strchr(buf, '\007') && !strchr(buf, '\n') &&
+	   !strncmp(buf, "a?]0;x?b?[501]", 14), "control bytes in a comm are shown as '?': %s", buf);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd))
+			tap_diag("could not remove %s", root);
+	}
 }
 
 int main(void)
@@ -109,7 +200,10 @@ int main(void)
 	x.cul[0].kprio = 0;
 	snprintf(x.cul[0].policy, sizeof(x.cul[0].policy), "FIFO");
 	x.cul[0].prio = 99;
-	ok(!strcmp(rtp_culprit_label(&x.cul[0], buf, sizeof(buf)), "rtp-spin (FIFO 99)"), "label: %s", buf);
+	x.cul[0].kthread = 0;
+	ok(!strcmp(rtp_culprit_label(&x.cul[0], buf, sizeof(buf)), "rtp-spin[500] (FIFO 99, user)"),
+	   "label: %s", buf);
+	test_kthread(&x);
 
 	/* the trace starts after the release: not covered */
 	x.release_ns = 99998000000ull;

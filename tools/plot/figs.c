@@ -5,6 +5,7 @@
  * comparison rows); nothing is interpolated or smoothed. */
 #include "plot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -26,6 +27,7 @@ static const char *const colour[] = { "#0072B2", "#D55E00", "#009E73", "#CC79A7"
 struct ctx {
 	const struct rtp_plot_set *set;
 	const char *outdir;
+	char priv[4096];	/* outdir/.rtproof-plot.XXXXXX: where files are made */
 	struct rtp_plot_figs *figs;
 	const char *gnuplot;
 	bool quiet;
@@ -47,19 +49,73 @@ struct fw {
 
 /* ---- small helpers ---------------------------------------------------- */
 
+/*
+ * Text into a gnuplot script: rtp_plot_text's one line (no newline ends a
+ * comment or a command, no backtick), in single quotes, where gnuplot
+ * expands nothing (no backtick substitution, no escapes) and a quote is
+ * written twice.  Every string a script holds that is not a constant of
+ * this file goes through here or gp_comment.
+ */
 static void gpq(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if (*s == '\n') {
-			fputs("\\n", f);
-			continue;
-		}
-		fputc(*s, f);
+	char t[1024];
+	const char *p;
+
+	rtp_plot_text(t, sizeof(t), s);
+	fputc('\'', f);
+	for (p = t; *p; p++) {
+		if (*p == '\'')
+			fputc('\'', f);
+		fputc(*p, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
+}
+
+/* a comment line of a script or a data file: "# " and the text, one line */
+static void gp_comment(FILE *f, const char *s)
+{
+	char t[1024];
+
+	fprintf(f, "# %s\n", rtp_plot_text(t, sizeof(t), s));
+}
+
+/* text in a label of a data file ("..." for xtic(1)): one line, no
+ * double quote or backslash to end or bend the field */
+static void dat_text(FILE *f, const char *s)
+{
+	char t[256], *p;
+
+	rtp_plot_text(t, sizeof(t), s);
+	for (p = t; *p; p++)
+		if (*p == '"' || *p == '\\')
+			*p = '\'';
+	fputs(t, f);
+}
+
+/* a document number into a script: finite and of a size gnuplot reads */
+static double gpnum(double v)
+{
+	return isfinite(v) ? fmax(-1e30, fmin(1e30, v)) : 0;
+}
+
+/* creates dir/name for writing; never through a link, never an old file */
+static FILE *create(const char *dir, const char *name)
+{
+	char p[4400];
+	int fd;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(p);
+		errno = ENOMEM;
+	}
+	return f;
 }
 
 static void idsafe(char *dst, size_t len, const char *src)
@@ -138,7 +194,7 @@ static json_t *merged(const json_t *doc, const char *name)
 
 static long long count_of(const json_t *m)
 {
-	return (long long)num(m, "count", 0);
+	return rtp_plot_ll(num(m, "count", 0));
 }
 
 /* A run in a legend: its label, and the kernel and preemption model when
@@ -214,7 +270,7 @@ static struct rtp_plot_fig *fig_add(struct ctx *c)
 static int fw_begin(struct fw *w, struct ctx *c, const char *id, int bench, const char *title,
 		    const char *where)
 {
-	char path[4096];
+	char path[200];
 
 	memset(w, 0, sizeof(*w));
 	w->c = c;
@@ -223,14 +279,15 @@ static int fw_begin(struct fw *w, struct ctx *c, const char *id, int bench, cons
 		return -ENOMEM;
 	snprintf(w->f->id, sizeof(w->f->id), "%s", id);
 	snprintf(w->f->bench, sizeof(w->f->bench), "%s", bench >= 0 ? rtp_plot_bench_name[bench] : "compare");
-	snprintf(w->f->title, sizeof(w->f->title), "%s", title);
-	snprintf(w->f->where, sizeof(w->f->where), "%s", where);
-	snprintf(path, sizeof(path), "%s/%s.dat", c->outdir, id);
-	w->dat = fopen(path, "w");
+	/* what the figure shows of the documents, made safe once for every reader */
+	rtp_plot_text(w->f->title, sizeof(w->f->title), title);
+	rtp_plot_text(w->f->where, sizeof(w->f->where), where);
+	snprintf(path, sizeof(path), "%s.dat", id);
+	w->dat = create(c->priv, path);
 	if (!w->dat)
 		return -errno;
 	fprintf(w->dat, "# rtproof-plot: %s\n# %s\n# blocks are separated by two blank lines "
-		"(gnuplot 'index N', from 0)\n", title, where);
+		"(gnuplot 'index N', from 0)\n", w->f->title, w->f->where);
 	w->gp = open_memstream(&w->gpbuf, &w->gplen);
 	if (!w->gp) {
 		fclose(w->dat);
@@ -243,9 +300,11 @@ static int fw_begin(struct fw *w, struct ctx *c, const char *id, int bench, cons
 /* starts a data block, returns its index */
 static int blk(struct fw *w, const char *comment)
 {
+	char t[512];
+
 	if (w->blocks)
 		fputs("\n\n", w->dat);
-	fprintf(w->dat, "# index %d: %s\n", w->blocks, comment);
+	fprintf(w->dat, "# index %d: %s\n", w->blocks, rtp_plot_text(t, sizeof(t), comment));
 	w->rows = 0;
 	return w->blocks++;
 }
@@ -301,20 +360,22 @@ static int run_gnuplot(struct ctx *c, const char *id)
 	int st, fd;
 	struct stat sb;
 
-	snprintf(log, sizeof(log), "%s/%s.log", c->outdir, id);
+	/* gnuplot runs in the private directory: its own `set output` opens
+	 * names no one else could have planted a link at */
+	snprintf(log, sizeof(log), "%s/%s.log", c->priv, id);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
 		char gp[256];
 
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 			close(fd);
 		}
-		if (chdir(c->outdir))
+		if (chdir(c->priv))
 			_exit(127);
 		snprintf(gp, sizeof(gp), "%s.gp", id);
 		execlp(c->gnuplot, c->gnuplot, gp, (char *)NULL);
@@ -342,6 +403,44 @@ static void unlink_ext(const struct ctx *c, const char *id, const char *ext)
 
 	snprintf(p, sizeof(p), "%s/%s.%s", c->outdir, id, ext);
 	unlink(p);
+}
+
+/* Moves id.{dat,gp,png,svg,log} from the private directory into outdir:
+ * rename() replaces whatever name is there, a link included, and writes
+ * through nothing. */
+static int move_out(const struct ctx *c, const char *id)
+{
+	static const char *const ext[] = { "dat", "gp", "png", "svg", "log" };
+	char from[4400], to[4400];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		snprintf(from, sizeof(from), "%s/%s.%s", c->priv, id, ext[i]);
+		snprintf(to, sizeof(to), "%s/%s.%s", c->outdir, id, ext[i]);
+		if (rename(from, to) && errno != ENOENT && !ret)
+			ret = -errno;
+	}
+	return ret;
+}
+
+/* Empties and removes the private directory. */
+static void priv_remove(const struct ctx *c)
+{
+	DIR *d = opendir(c->priv);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char p[4400];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", c->priv, e->d_name);
+		unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(c->priv);
 }
 
 /* Breaks lines longer than width at the last space before it, so a long
@@ -377,7 +476,11 @@ static int fw_end(struct fw *w)
 
 	fclose(w->gp);
 	w->gp = NULL;
-	fclose(w->dat);
+	if (fclose(w->dat)) {
+		w->dat = NULL;
+		free(w->gpbuf);
+		return -errno;
+	}
 	w->dat = NULL;
 	/* images of an earlier run must not stand in for this one */
 	unlink_ext(c, f->id, "png");
@@ -385,38 +488,52 @@ static int fw_end(struct fw *w)
 	unlink_ext(c, f->id, "log");
 	if (!w->clauses || f->note[0]) {
 		/* nothing to draw: no script, no data, the note says why */
-		snprintf(path, sizeof(path), "%s/%s.dat", c->outdir, f->id);
+		snprintf(path, sizeof(path), "%s/%s.dat", c->priv, f->id);
 		unlink(path);
+		unlink_ext(c, f->id, "dat");
 		unlink_ext(c, f->id, "gp");
 		if (!f->note[0])
 			fw_note(w, "no data to draw");
 		free(w->gpbuf);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/%s.gp", c->outdir, f->id);
-	gp = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s.gp", f->id);
+	gp = create(c->priv, path);
 	if (!gp) {
 		ret = -errno;
 		free(w->gpbuf);
 		return ret;
 	}
-	fprintf(gp, "# rtproof-plot: %s\n# %s\n# data: %s.dat; `gnuplot %s.gp` writes %s.png and %s.svg\n",
-		f->title, f->where, f->id, f->id, f->id, f->id);
-	fprintf(gp, "datafile = \"%s.dat\"\n", f->id);
-	fprintf(gp, "do for [fmt in \"png svg\"] {\n"
+	fprintf(gp, "# rtproof-plot: %s\n", f->title);
+	gp_comment(gp, f->where);
+	fprintf(gp, "# data: %s.dat; gnuplot %s.gp writes %s.png and %s.svg\n", f->id, f->id, f->id, f->id);
+	fputs("datafile = ", gp);
+	snprintf(path, sizeof(path), "%s.dat", f->id);
+	gpq(gp, path);
+	fprintf(gp, "\ndo for [fmt in \"png svg\"] {\n"
 		"if (fmt eq \"png\") {\n"
 		"  set terminal pngcairo size 960,600 noenhanced font \"sans,10\" background rgb \"white\"\n"
 		"} else {\n"
 		"  set terminal svg size 960,600 noenhanced font \"sans,11\" background rgb \"white\"\n"
 		"}\n"
-		"set output \"%s.\".fmt\n", f->id);
-	fputs("set title ", gp);
+		"set output ");
+	snprintf(path, sizeof(path), "%s.", f->id);
+	gpq(gp, path);
+	fputs(".fmt\nset title ", gp);
 	{
-		char t[1100];
+		/* title and where wrapped into lines, each quoted, joined by newlines */
+		char t[1100], *line, *nl;
 
 		snprintf(t, sizeof(t), "%s\n%s", f->title, f->where);
 		wrap(t, 110);
-		gpq(gp, t);
+		for (line = t; line; line = nl) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl++ = 0;
+			gpq(gp, line);
+			if (nl)
+				fputs(".\"\\n\".", gp);
+		}
 	}
 	fputs("\nset key inside top right vertical box opaque samplen 3 spacing 1.1\n"
 	      "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\" dt 1\n"
@@ -428,16 +545,17 @@ static int fw_end(struct fw *w)
 	if (fclose(gp))
 		return -errno;
 	if (!c->gnuplot)
-		return 0;
+		return move_out(c, f->id);
 	ret = run_gnuplot(c, f->id);
-	if (ret || !nonempty(c->outdir, f->id, "png") || !nonempty(c->outdir, f->id, "svg")) {
+	if (ret || !nonempty(c->priv, f->id, "png") || !nonempty(c->priv, f->id, "svg")) {
 		c->figs->failed++;
 		rtp_warn("%s/%s.gp: gnuplot failed (see %s/%s.log)", c->outdir, f->id, c->outdir, f->id);
 		fw_note(w, "gnuplot failed on %s.gp (see %s.log)", f->id, f->id);
-		return 0;
+		return move_out(c, f->id);
 	}
-	f->plotted = true;
-	return 0;
+	ret = move_out(c, f->id);
+	f->plotted = !ret;
+	return ret;
 }
 
 /* ---- data blocks from the documents ------------------------------------ */
@@ -491,7 +609,7 @@ static void plot_hist(struct fw *w, const json_t *m, const char *label, int i)
 {
 	int bl, bp;
 	char t[300];
-	long long ov = (long long)num(m, "overflow", 0);
+	long long ov = rtp_plot_ll(num(m, "overflow", 0));
 
 	if (!hist_blocks(w, m, label, &bl, &bp))
 		return;
@@ -535,7 +653,7 @@ static long long pct_block(struct fw *w, const json_t *m, const char *what, int 
 	}
 	if (cum < n)	/* overflow: above the histogram, the exact max stands for them */
 		row(w, "%.6g %.4f\n%.6g %.4f\n", 1.0 / (1.0 - cum / n), max / 1000.0, 2 * n, max / 1000.0);
-	return (long long)n;
+	return rtp_plot_ll(n);
 }
 
 static void pct_axes(struct fw *w, long long maxn)
@@ -897,13 +1015,12 @@ static int fig_irq_stages(struct ctx *c)
 		if (!doc || !merged(doc, "irq_latency"))
 			continue;
 		for (p = 0; p < 2; p++) {
-			char l[200];
-
-			snprintf(l, sizeof(l), "%s%sp%s", c->set->nruns > 1 ? c->set->runs[ri].label : "",
-				 c->set->nruns > 1 ? "\\n" : "", pc[p]);
 			fputc('"', w.dat);
-			fputs(l, w.dat);
-			fputc('"', w.dat);
+			if (c->set->nruns > 1) {
+				dat_text(w.dat, c->set->runs[ri].label);
+				fputs("\\n", w.dat);
+			}
+			fprintf(w.dat, "p%s\"", pc[p]);
 			for (s = 0; s < 3; s++) {
 				json_t *m = merged(doc, st[s]);
 
@@ -996,7 +1113,7 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 	if (ret)
 		return ret;
 	if (num(doc, "duration_s", 0) > 0)
-		fprintf(w.gp, "set xrange [0:%g]\n", num(doc, "duration_s", 0));
+		fprintf(w.gp, "set xrange [0:%g]\n", gpnum(num(doc, "duration_s", 0)));
 	fputs("set logscale y\nset xlabel \"time since the stream started (s)\"\n"
 	      "set ylabel \"wake-up lateness (us)\"\n", w.gp);
 	/* the xruns first: their arrows go before the plot command */
@@ -1008,7 +1125,7 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 		    num(x, "duration_ns", NAN) / 1000.0);
 		if (nx <= 100)
 			fprintf(w.gp, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 3 lc rgb \"%s\"\n",
-				num(x, "time_s", 0), num(x, "time_s", 0), colour[1]);
+				gpnum(num(x, "time_s", 0)), gpnum(num(x, "time_s", 0)), colour[1]);
 	}
 	if (nx && !(m && has_series(m)))
 		fputs("set label \"this document has no lateness series: the xruns alone\" at graph 0.02, graph 0.05\n", w.gp);
@@ -1055,20 +1172,24 @@ static int fig_audio_dist(struct ctx *c, size_t ri)
 	int ret, k;
 
 	snprintf(title, sizeof(title), "rtproof-audio: wake-up lateness and buffer margin, %lld xrun(s)",
-		 (long long)num(json_object_get(doc, "events"), "xruns", 0));
+		 rtp_plot_ll(num(json_object_get(doc, "events"), "xruns", 0)));
 	ret = fw_begin_run(&w, c, ri, RP_AUDIO, "audio-lateness-margin", title);
 	if (ret)
 		return ret;
 	fputs("set logscale x\nset logscale y\nset yrange [0.7:*]\n"
 	      "set xlabel \"microseconds (log-linear buckets)\"\nset ylabel \"wake-ups per bucket\"\nset key top center\n", w.gp);
-	if (num(g, "period_ns", 0) > 0)
-		fprintf(w.gp, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc rgb \"black\"\n"
-			"set label \"period\" at %.4f, graph 0.6 left offset 0.5,0\n",
-			num(g, "period_ns", 0) / 1000, num(g, "period_ns", 0) / 1000, num(g, "period_ns", 0) / 1000);
-	if (num(g, "buffer_ns", 0) > 0)
-		fprintf(w.gp, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 4 lc rgb \"black\"\n"
-			"set label \"buffer\" at %.4f, graph 0.5 left offset 0.5,0\n",
-			num(g, "buffer_ns", 0) / 1000, num(g, "buffer_ns", 0) / 1000, num(g, "buffer_ns", 0) / 1000);
+	if (num(g, "period_ns", 0) > 0) {
+		double x = gpnum(num(g, "period_ns", 0) / 1000);
+
+		fprintf(w.gp, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb \"black\"\n"
+			"set label \"period\" at %g, graph 0.6 left offset 0.5,0\n", x, x, x);
+	}
+	if (num(g, "buffer_ns", 0) > 0) {
+		double x = gpnum(num(g, "buffer_ns", 0) / 1000);
+
+		fprintf(w.gp, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 4 lc rgb \"black\"\n"
+			"set label \"buffer\" at %g, graph 0.5 left offset 0.5,0\n", x, x, x);
+	}
 	for (k = 0; k < 3; k++) {
 		json_t *m = merged(doc, names[k]);
 
@@ -1108,8 +1229,13 @@ static int fig_lock_inversion(struct ctx *c)
 				continue;
 			if (bi < 0)
 				bi = blk(&w, "label p50_ms min_ms max_ms count");
-			fprintf(w.dat, "\"%s%s%s\"", rtp_plot_str(m, "protocol", "?"), c->set->nruns > 1 ? "\\n" : "",
-				c->set->nruns > 1 ? c->set->runs[ri].label : "");
+			fputc('"', w.dat);
+			dat_text(w.dat, rtp_plot_str(m, "protocol", "?"));
+			if (c->set->nruns > 1) {
+				fputs("\\n", w.dat);
+				dat_text(w.dat, c->set->runs[ri].label);
+			}
+			fputc('"', w.dat);
 			if (num(m, "max", 0) > top)
 				top = num(m, "max", 0);
 			row(&w, " %.4f %.4f %.4f %lld\n", num(p, "50", NAN) / 1e6, num(m, "min", NAN) / 1e6,
@@ -1124,11 +1250,11 @@ static int fig_lock_inversion(struct ctx *c)
 	fputs("set style data histograms\nset style histogram errorbars gap 2 lw 1.5\nset boxwidth 0.8\n"
 	      "set style fill pattern 2 border rgb \"black\"\n"
 	      "set ylabel \"wait of the high-priority thread (ms)\"\n", w.gp);
-	fprintf(w.gp, "set yrange [0:%g]\n", (bound > top ? bound : top) * 1.15 / 1e6);
+	fprintf(w.gp, "set yrange [0:%g]\n", gpnum((bound > top ? bound : top) / 1e6 * 1.15));
 	if (bound > 0)
-		fprintf(w.gp, "set arrow from graph 0, first %.4f to graph 1, first %.4f nohead dt 2 lw 1.5 lc rgb \"black\"\n"
-			"set label \"bound %.1f ms\" at graph 0.01, first %.4f offset 0,0.7\n",
-			bound / 1e6, bound / 1e6, bound / 1e6, bound / 1e6);
+		fprintf(w.gp, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead dt 2 lw 1.5 lc rgb \"black\"\n"
+			"set label \"bound %.1f ms\" at graph 0.01, first %.9g offset 0,0.7\n",
+			gpnum(bound / 1e6), gpnum(bound / 1e6), gpnum(bound / 1e6), gpnum(bound / 1e6));
 	clause(&w);
 	fprintf(w.gp, "datafile index %d using 2:3:4:xtic(1) lc rgb \"%s\" title "
 		"\"median wait; error bar from the minimum to the maximum\"", bi, colour[0]);
@@ -1161,7 +1287,7 @@ static int fig_lock_contention(struct ctx *c, size_t ri)
 		if (strcmp(rtp_plot_str(m, "name", ""), "contention_wait") || !is_all(json_object_get(m, "thread")))
 			continue;
 		snprintf(l, sizeof(l), "%s, %lld threads", rtp_plot_str(m, "kind", "?"),
-			 (long long)num(m, "threads", 0));
+			 rtp_plot_ll(num(m, "threads", 0)));
 		if (!pct_curve(&w, m, l, k, &maxn))
 			continue;
 		k++;
@@ -1176,6 +1302,41 @@ static int fig_lock_contention(struct ctx *c, size_t ri)
 	return fw_end(&w);
 }
 
+/* The headline draws this many runs at most (base and new ones): its rows
+ * are built in a fixed buffer, and more bars than this do not read. */
+#define HEADLINE_MAX_RUNS 32
+
+/* Appends to line (size len) at *off, never past its end; false (and
+ * nothing more appended) once it would not fit. */
+static bool cat(char *line, size_t len, size_t *off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static bool cat(char *line, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= len)
+		return false;
+	va_start(ap, fmt);
+	n = vsnprintf(line + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *off) {
+		line[*off] = 0;
+		*off = len;
+		return false;
+	}
+	*off += (size_t)n;
+	return true;
+}
+
+/* a value in microseconds as a data column: at most 14 characters,
+ * whatever the document says (1.7e308 is 309 digits in %f) */
+static bool cat_us(char *line, size_t len, size_t *off, double ns)
+{
+	double v = ns / 1000;
+
+	return fabs(v) < 1e9 ? cat(line, len, off, " %.4f", v) : cat(line, len, off, " %.6e", v);
+}
+
 /* The comparison's headline: the primary measure's percentiles per run,
  * with the intervals compare.json gives; without compare.json, the
  * documents' own percentiles (no intervals). */
@@ -1187,9 +1348,12 @@ static int fig_headline(struct ctx *c)
 	json_t *rows = json_object_get(c->set->compare, "rows"), *row0 = NULL, *rw;
 	const char *bench = NULL, *metric = NULL;
 	size_t i, f, nnew = json_array_size(json_object_get(c->set->compare, "new"));
+	size_t nruns = c->set->nruns < HEADLINE_MAX_RUNS ? c->set->nruns : HEADLINE_MAX_RUNS;
 	int ret, bi, nrows = 0, k;
 	json_t *cpu = NULL;
 
+	if (nnew > HEADLINE_MAX_RUNS - 1)
+		nnew = HEADLINE_MAX_RUNS - 1;
 	/* the first bench and metric in the comparison, merged CPUs preferred */
 	json_array_foreach(rows, i, rw) {
 		if (!row0)
@@ -1223,9 +1387,9 @@ static int fig_headline(struct ctx *c)
 	bi = blk(&w, "figure, then per run: value_us low_us high_us (the interval; the value itself when none)");
 	for (f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
 		char line[2048];
-		int off = 0, have = 0;
-
-		off += snprintf(line + off, sizeof(line) - (size_t)off, "\"%s\"", figs[f]);
+		size_t off = 0;
+		int have = 0;
+		bool fits = cat(line, sizeof(line), &off, "\"%s\"", figs[f]);
 		if (row0) {
 			/* base, then each new run, from the rows of this figure */
 			for (k = -1; k < (int)nnew; k++) {
@@ -1251,24 +1415,24 @@ static int fig_headline(struct ctx *c)
 				}
 				if (!isnan(v))
 					have++;
-				off += snprintf(line + off, sizeof(line) - (size_t)off, " %.4f %.4f %.4f",
-						v / 1000, lo / 1000, hi / 1000);
+				fits = fits && cat_us(line, sizeof(line), &off, v) &&
+				       cat_us(line, sizeof(line), &off, lo) && cat_us(line, sizeof(line), &off, hi);
 			}
 		} else {
 			size_t ri;
 			const char *pk = figs[f][0] == 'p' ? figs[f] + 1 : NULL;
 
-			for (ri = 0; ri < c->set->nruns; ri++) {
+			for (ri = 0; ri < nruns; ri++) {
 				json_t *m = merged(c->set->runs[ri].doc[RP_CYCLIC], "wakeup_latency");
 				double v = pk ? num(json_object_get(m, "percentiles"), pk, NAN) : num(m, "max", NAN);
 
 				if (!isnan(v))
 					have++;
-				off += snprintf(line + off, sizeof(line) - (size_t)off, " %.4f %.4f %.4f",
-						v / 1000, v / 1000, v / 1000);
+				fits = fits && cat_us(line, sizeof(line), &off, v) &&
+				       cat_us(line, sizeof(line), &off, v) && cat_us(line, sizeof(line), &off, v);
 			}
 		}
-		if (have) {
+		if (have && fits) {
 			row(&w, "%s\n", line);
 			nrows++;
 		}
@@ -1279,7 +1443,7 @@ static int fig_headline(struct ctx *c)
 		return fw_end(&w);
 	}
 	{
-		size_t nr = row0 ? nnew + 1 : c->set->nruns;
+		size_t nr = row0 ? nnew + 1 : nruns;
 
 		for (i = 0; i < nr; i++) {
 			char lab[400], lab2[300];
@@ -1347,19 +1511,22 @@ static int skipped_note(struct ctx *c, size_t ri, int b)
 {
 	const json_t *doc = c->set->runs[ri].doc[b];
 	struct rtp_plot_fig *f = fig_add(c);
-	char rid[80];
+	char rid[80], t[512];
 
 	if (!f)
 		return -ENOMEM;
 	run_id(c, ri, rid, sizeof(rid));
 	snprintf(f->id, sizeof(f->id), "%s-not-measured%s", rtp_plot_bench_name[b], rid);
 	snprintf(f->bench, sizeof(f->bench), "%s", rtp_plot_bench_name[b]);
-	snprintf(f->title, sizeof(f->title), "%s%s%s", bench_title(b), c->set->nruns > 1 ? ", run " : "",
+	snprintf(t, sizeof(t), "%s%s%s", bench_title(b), c->set->nruns > 1 ? ", run " : "",
 		 c->set->nruns > 1 ? c->set->runs[ri].label : "");
-	run_where(&c->set->runs[ri], f->where, sizeof(f->where));
-	snprintf(f->note, sizeof(f->note), "nothing to draw: %s (%s)",
+	rtp_plot_text(f->title, sizeof(f->title), t);
+	run_where(&c->set->runs[ri], t, sizeof(t));
+	rtp_plot_text(f->where, sizeof(f->where), t);
+	snprintf(t, sizeof(t), "nothing to draw: %s (%s)",
 		 rtp_plot_str(json_object_get(doc, "verdict"), "status", "no verdict"),
 		 rtp_plot_str(json_object_get(doc, "verdict"), "reason", "no reason given"));
+	rtp_plot_text(f->note, sizeof(f->note), t);
 	return 0;
 }
 
@@ -1392,6 +1559,12 @@ int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_
 
 	memset(figs, 0, sizeof(*figs));
 	if (mkdir(outdir, 0755) && errno != EEXIST)
+		return -errno;
+	/* Every file is made in a directory of our own, then renamed into
+	 * outdir: a link planted in outdir is replaced, never written through. */
+	if ((size_t)snprintf(c.priv, sizeof(c.priv), "%s/.rtproof-plot.XXXXXX", outdir) >= sizeof(c.priv))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(c.priv))
 		return -errno;
 	c.gnuplot = rtp_plot_gnuplot();
 	figs->gnuplot_missing = !c.gnuplot;
@@ -1453,6 +1626,7 @@ int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_
 					ret = fig_lock_contention(&c, ri);
 		}
 	}
+	priv_remove(&c);
 	return ret;
 }
 

@@ -5,6 +5,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,14 +44,17 @@ static char *join(const char *a, const char *b)
 	return s;
 }
 
+/* a warning names a path and what a document says: bounded, one line */
 static void warnf(struct rtp_plot_set *set, const char *fmt, const char *a, const char *b)
 {
-	char *s;
+	char raw[2048], *s;
 
 	if (set->nwarnings >= sizeof(set->warnings) / sizeof(set->warnings[0]))
 		return;
-	if (asprintf(&s, fmt, a, b) >= 0)
-		set->warnings[set->nwarnings++] = s;
+	snprintf(raw, sizeof(raw), fmt, a, b);
+	s = malloc(sizeof(raw));
+	if (s)
+		set->warnings[set->nwarnings++] = rtp_plot_text(s, sizeof(raw), raw);
 }
 
 static int bench_of(const json_t *doc)
@@ -107,6 +112,41 @@ static int add_doc(struct rtp_plot_set *set, struct rtp_plot_run *run, const cha
 	return run->path[b] ? 1 : -ENOMEM;
 }
 
+/* Longest string kept from a document: a longer one is cut (at a
+ * character boundary, "..." after it), so that no title, label or page
+ * line costs time or space in proportion to what a document chose. */
+#define RTP_PLOT_STR_MAX 16384
+
+/* Cuts every string in j to RTP_PLOT_STR_MAX (jansson bounds the depth). */
+static void clip_strings(json_t *j)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_string(j) && json_string_length(j) > RTP_PLOT_STR_MAX) {
+		const char *s = json_string_value(j);
+		size_t n = RTP_PLOT_STR_MAX;
+		char *c;
+
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+		c = malloc(n + 4);
+		if (c) {
+			memcpy(c, s, n);
+			memcpy(c + n, "...", 4);
+			json_string_set(j, c);
+			free(c);
+		}
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			clip_strings(v);
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, k, v)
+			clip_strings(v);
+	}
+}
+
 static json_t *read_json(const char *path, char *msg, size_t len)
 {
 	json_error_t e;
@@ -114,6 +154,15 @@ static json_t *read_json(const char *path, char *msg, size_t len)
 
 	if (!j)
 		snprintf(msg, len, "%s: not a JSON document (line %d: %s)", path, e.line, e.text);
+	clip_strings(j);
+	return j;
+}
+
+static json_t *read_json_quiet(const char *path)
+{
+	json_t *j = json_load_file(path, JSON_DECODE_INT_AS_REAL, NULL);
+
+	clip_strings(j);
 	return j;
 }
 
@@ -185,7 +234,7 @@ static int load_run_dir(struct rtp_plot_set *set, const char *dir, const char *l
 		if (!p)
 			return -ENOMEM;
 		if (is_file(p))
-			run->vm = json_load_file(p, JSON_DECODE_INT_AS_REAL, NULL);
+			run->vm = read_json_quiet(p);
 		free(p);
 	}
 	return 1;
@@ -380,7 +429,7 @@ static int load_file(struct rtp_plot_set *set, const char *file, char *msg, size
 			char *p = join(dir, "vm.json");
 
 			if (p && is_file(p))
-				run->vm = json_load_file(p, JSON_DECODE_INT_AS_REAL, NULL);
+				run->vm = read_json_quiet(p);
 			free(p);
 		}
 	}
@@ -586,6 +635,82 @@ void rtp_plot_load_text(const struct rtp_plot_run *r, char *buf, size_t len)
 		snprintf(buf, len, "not recorded");
 }
 
+/* The length of the UTF-8 character at s (1..4), 0 when s does not start
+ * a well-formed one (overlong forms and surrogates are not). */
+static size_t utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[0] == 0xe0 && s[1] < 0xa0) ||
+		    (s[0] == 0xed && s[1] >= 0xa0))
+			return 0;
+		return 3;
+	}
+	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80 ||
+		    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* C1 controls, the line and paragraph separators and the bidirectional
+ * overrides: shown as a space (they reorder or break what a reader sees). */
+static bool utf8_hidden(const unsigned char *s, size_t n)
+{
+	return (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) ||
+	       (n == 3 && s[0] == 0xe2 && s[1] == 0x80 && s[2] >= 0xa8 && s[2] <= 0xae) ||
+	       (n == 3 && s[0] == 0xe2 && s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9);
+}
+
+char *rtp_plot_text(char *dst, size_t len, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)(src ? src : "");
+	size_t o = 0;
+
+	if (!len)
+		return dst;
+	while (*s) {
+		size_t n = utf8_len(s), k = n ? n : 1;
+		const char *put = (const char *)s;
+
+		if (!n)
+			put = "?";
+		else if (*s < 0x20 || *s == 0x7f || utf8_hidden(s, n))
+			put = " ";
+		else if (*s == '`')
+			put = "'";
+		if (n <= 1 || put != (const char *)s)
+			n = 1;
+		/* room for this character, and for "..." unless it is the last */
+		if (o + n + (s[k] ? 3 : 0) >= len) {
+			if (o + 3 < len)
+				memcpy(dst + o, "...", 3), o += 3;
+			break;
+		}
+		memmove(dst + o, put, n);
+		o += n;
+		s += k;
+	}
+	dst[o] = 0;
+	return dst;
+}
+
+long long rtp_plot_ll(double v)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= 9223372036854775807.0)
+		return LLONG_MAX;
+	if (v <= -9223372036854775808.0)
+		return LLONG_MIN;
+	return (long long)v;
+}
+
 /* Documents are read with integers as reals (a lockstress checksum is a
  * full uint64): an integer is a number without a fraction. */
 bool rtp_plot_is_int(const json_t *v)
@@ -595,6 +720,8 @@ bool rtp_plot_is_int(const json_t *v)
 	if (!json_is_number(v))
 		return false;
 	d = json_number_value(v);
+	if (!(d > -9.2e18 && d < 9.2e18))
+		return false;
 	return d == (double)(long long)d;
 }
 
@@ -606,7 +733,7 @@ void rtp_plot_scalar(const json_t *v, char *buf, size_t len)
 	else if (json_is_number(v))
 		snprintf(buf, len, "%g", json_number_value(v));
 	else if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
+		rtp_plot_text(buf, len, json_string_value(v));
 	else
 		snprintf(buf, len, "%s", v ? "?" : "");
 }

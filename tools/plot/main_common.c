@@ -63,12 +63,13 @@ void rtp_plot_main_warnings(const struct rtp_plot_set *set)
 
 int rtp_plot_main_load(struct rtp_plot_set *set, char **args, int n)
 {
-	char msg[1024];
+	char msg[1024], line[1024];
 
 	if (!rtp_plot_load(set, args, n, msg, sizeof(msg)))
 		return 0;
 	rtp_plot_main_warnings(set);
-	rtp_error("%s", msg);
+	/* the message may quote a document (its schema, jansson's excerpt) */
+	rtp_error("%s", rtp_plot_text(line, sizeof(line), msg));
 	rtp_plot_set_free(set);
 	return 1;
 }

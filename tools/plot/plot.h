@@ -80,6 +80,21 @@ void rtp_plot_figs_free(struct rtp_plot_figs *figs);
  * overrides the PATH search). */
 const char *rtp_plot_gnuplot(void);
 
+/*
+ * Document text is untrusted (docs/security.md, "Plots and report"): every
+ * string a document gives passes through rtp_plot_text before it reaches a
+ * figure (gnuplot script, data file, title) or the terminal.  The result
+ * is one line of valid UTF-8: control characters (newline, CR, tab, ESC,
+ * DEL, C1) become spaces, bytes that are not UTF-8 '?', a backtick an
+ * apostrophe; at most len - 1 bytes, never a cut character, "..." when
+ * cut.  Returns dst.
+ */
+char *rtp_plot_text(char *dst, size_t len, const char *src);
+
+/* A document number as an integer: clamped to long long, NaN as 0 (a
+ * plain cast of 1.7e308 is undefined behaviour). */
+long long rtp_plot_ll(double v);
+
 /* Text helpers shared with the report. */
 bool rtp_plot_is_int(const json_t *v);
 void rtp_plot_scalar(const json_t *v, char *buf, size_t len);

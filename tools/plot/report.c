@@ -4,25 +4,63 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A document string shown on the page: this many bytes at most. */
+#define ESC_MAX 8192
+
+/*
+ * Every string on the page that is not a constant of this file goes
+ * through esc(): text and attribute values alike (always in double
+ * quotes).  Markup characters become entities, control characters spaces;
+ * a string longer than ESC_MAX is cut at a character boundary and says so
+ * (a 100 MB kernel_release must not become a 100 MB page).
+ */
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		switch (*s) {
+	size_t n = 0, len = s ? strlen(s) : 0, max = len;
+
+	if (len > ESC_MAX) {
+		max = ESC_MAX;
+		while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
+			max--;
+	}
+	for (; n < max; n++)
+		switch (s[n]) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		case '\'': fputs("&#39;", f); break;
+		case '`': fputs("&#96;", f); break;
+		default:
+			fputc((unsigned char)s[n] < 0x20 || s[n] == 0x7f ? ' ' : s[n], f);
 		}
+	if (max < len)
+		fprintf(f, " [&hellip; %zu more bytes not shown]", len - max);
+}
+
+/* A class name from a document word (a verdict): the word when it is a
+ * plain one, else "other". */
+static const char *cls(const char *s)
+{
+	return s[0] && strlen(s) < 32 && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(s) ?
+		s : "other";
+}
+
+/* a document's index into an array: -1 when it is not one */
+static size_t idx(double v)
+{
+	return v >= 0 && v < 1e9 ? (size_t)v : (size_t)-1;
 }
 
 static double num(const json_t *o, const char *key, double dflt)
@@ -38,7 +76,7 @@ static void status_cell(FILE *f, const char *st)
 	const char *w = !strcmp(st, "pass") ? "&#10004; PASS" : !strcmp(st, "fail") ? "&#10008; FAIL" :
 		!strcmp(st, "skip") ? "&#8211; SKIP" : !strcmp(st, "error") ? "! ERROR" : NULL;
 
-	fprintf(f, "<td class=\"st st-%s\">", st[0] ? st : "none");
+	fprintf(f, "<td class=\"st st-%s\">", st[0] ? cls(st) : "none");
 	if (w)
 		fputs(w, f);
 	else
@@ -92,18 +130,153 @@ static void value_us(FILE *f, double v, const char *unit)
 	}
 }
 
+/* The SVG elements a gnuplot figure is made of; any other tag is shown as
+ * text, not markup (a script, a foreignObject, an image, a link). */
+static bool svg_element(const char *name, size_t n)
+{
+	static const char *const ok[] = {
+		"svg", "g", "path", "text", "tspan", "title", "desc", "defs", "rect", "circle", "ellipse",
+		"line", "polyline", "polygon", "use", "clipPath", "linearGradient", "radialGradient", "stop",
+		"pattern", "marker", "symbol", "filter", "feComposite", "feFlood", "feOffset",
+		"feGaussianBlur", "feMerge", "feMergeNode", "feBlend", "feColorMatrix",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (strlen(ok[i]) == n && !strncmp(ok[i], name, n))
+			return true;
+	return false;
+}
+
+/* an attribute value: id prefixed, a local reference (#id, url(#id))
+ * pointed at the prefixed id, quotes and markup as entities */
+static void svg_value(FILE *out, const char *v, size_t n, const char *pre, bool id, int *groups)
+{
+	size_t i;
+
+	/* gnuplot repeats its plot groups' ids when it redraws an opaque key */
+	if (id && n >= 13 && !strncmp(v, "gnuplot_plot_", 13))
+		fprintf(out, "%s%d-", pre, ++*groups);
+	else if (id)
+		fputs(pre, out);
+	for (i = 0; i < n; i++) {
+		if (v[i] == '#' && (i == 0 || (i >= 4 && !strncmp(v + i - 4, "url(", 4)))) {
+			fprintf(out, "#%s", pre);
+			continue;
+		}
+		switch (v[i]) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(v[i], out);
+		}
+	}
+}
+
+static const char *svg_attrs(FILE *out, const char *p, const char *pre, int *groups);
+
+/* One tag of the SVG at p ('<'): copied when it is an element gnuplot
+ * draws with, without event handlers and without links that leave the
+ * figure; comments, CDATA and declarations dropped; anything else shown
+ * as text.  Returns where the copy goes on. */
+static const char *svg_tag(FILE *out, const char *p, const char *pre, int *groups)
+{
+	const char *name, *e;
+	bool closing = p[1] == '/';
+	size_t n;
+
+	if (!strncmp(p, "<!--", 4))
+		return (e = strstr(p + 4, "-->")) ? e + 3 : p + strlen(p);
+	if (!strncmp(p, "<![CDATA[", 9))
+		return (e = strstr(p + 9, "]]>")) ? e + 3 : p + strlen(p);
+	if (p[1] == '!' || p[1] == '?')
+		return (e = strchr(p, '>')) ? e + 1 : p + strlen(p);
+	name = p + 1 + closing;
+	n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:_-");
+	if (!svg_element(name, n)) {
+		fputs("&lt;", out);
+		return p + 1;
+	}
+	fprintf(out, "<%s%.*s", closing ? "/" : "", (int)n, name);
+	return svg_attrs(out, name + n, pre, groups);
+}
+
+/* The attributes of a tag up to its end, at p: copied as svg_tag says.
+ * Returns where the copy goes on (after the '>'). */
+static const char *svg_attrs(FILE *out, const char *p, const char *pre, int *groups)
+{
+	for (;;) {
+		const char *an, *v = NULL;
+		size_t al, vl = 0;
+		char q = 0;
+
+		p += strspn(p, " \t\r\n");
+		if (!*p)
+			return p;
+		if (*p == '>' || (p[0] == '/' && p[1] == '>')) {
+			fputs(*p == '>' ? ">" : "/>", out);
+			return p + (*p == '>' ? 1 : 2);
+		}
+		an = p;
+		al = strcspn(p, " \t\r\n=/>\"'<");
+		if (!al) {	/* not an attribute: skip the character */
+			p++;
+			continue;
+		}
+		p += al;
+		if (p[strspn(p, " \t\r\n")] == '=') {	/* gnuplot writes fill = 'url(#...)' */
+			p += strspn(p, " \t\r\n") + 1;
+			p += strspn(p, " \t\r\n");
+			if (*p == '"' || *p == '\'') {
+				q = *p++;
+				v = p;
+				vl = strcspn(p, q == '"' ? "\"" : "'");
+				p += vl + (p[vl] == q);
+			} else {
+				v = p;
+				vl = strcspn(p, " \t\r\n>");
+				p += vl;
+			}
+		}
+		/* event handlers go; so does a link out of the figure */
+		if (al > 2 && (an[0] | 0x20) == 'o' && (an[1] | 0x20) == 'n')
+			continue;
+		if (al >= 4 && !strncasecmp(an + al - 4, "href", 4) && (!v || !vl || v[0] != '#'))
+			continue;
+		if (al == 5 && !strncasecmp(an, "style", 5))
+			continue;
+		fprintf(out, " %.*s", (int)al, an);
+		if (v) {
+			fputs("=\"", out);
+			svg_value(out, v, vl, pre, al == 2 && !strncmp(an, "id", 2), groups);
+			fputc('"', out);
+		}
+	}
+}
+
 /* Copies a gnuplot SVG inline: the prologue dropped, every id prefixed so
- * figures do not share ids, a label for screen readers. */
+ * figures do not share ids, a label for screen readers.  The SVG holds
+ * document text (titles, legends): gnuplot writes it as text, and the copy
+ * keeps only gnuplot's own elements and attributes (svg_tag), so even a
+ * figure that is not gnuplot's carries no markup onto the page. */
 static int inline_svg(FILE *out, const char *path, int n, const char *label)
 {
-	FILE *in = fopen(path, "r");
-	char *buf = NULL, *p, *s;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
+	char *buf = NULL, *s;
+	const char *p;
 	size_t cap = 0, len = 0;
 	char pre[32];
 	int groups = 0;
 
-	if (!in)
-		return -errno;
+	if (!in) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
 	for (;;) {
 		if (len + 65536 > cap) {
 			char *nb = realloc(buf, cap = cap ? cap * 2 : 262144);
@@ -132,23 +305,16 @@ static int inline_svg(FILE *out, const char *path, int n, const char *label)
 	fputs("<svg role=\"img\" aria-label=\"", out);
 	esc(out, label);
 	fputc('"', out);
-	for (p = s + 4; *p; ) {
-		if ((p[-1] == ' ' || p[-1] == '\t') && !strncmp(p, "id=", 3) && (p[3] == '"' || p[3] == '\'')) {
-			/* gnuplot repeats its plot groups' ids when it redraws an opaque key */
-			if (!strncmp(p + 4, "gnuplot_plot_", 13))
-				fprintf(out, "id=%c%s%d-", p[3], pre, ++groups);
-			else
-				fprintf(out, "id=%c%s", p[3], pre);
-			p += 4;
-		} else if (!strncmp(p, "href=", 5) && (p[5] == '"' || p[5] == '\'') && p[6] == '#') {
-			fprintf(out, "href=%c#%s", p[5], pre);
-			p += 7;
-		} else if (!strncmp(p, "url(#", 5)) {
-			fprintf(out, "url(#%s", pre);
-			p += 5;
-		} else {
-			fputc(*p++, out);
+	p = svg_attrs(out, s + 4, pre, &groups);
+	for (;;) {
+		const char *lt = strchr(p, '<');
+
+		if (!lt) {
+			fputs(p, out);
+			break;
 		}
+		fwrite(p, 1, (size_t)(lt - p), out);
+		p = svg_tag(out, lt, pre, &groups);
 	}
 	free(buf);
 	return 0;
@@ -283,7 +449,7 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *
 					continue;
 				fputs(k++ ? "; " : ": ", f);
 				esc(f, rtp_plot_str(json_array_get(json_object_get(set->compare, "new"),
-						    (size_t)json_number_value(json_object_get(r, "new_index"))),
+						    idx(json_number_value(json_object_get(r, "new_index")))),
 						    "label", "?"));
 				fputs(" better on ", f);
 				esc(f, rtp_plot_str(r, "bench", ""));
@@ -336,7 +502,7 @@ static void systems(FILE *f, const struct rtp_plot_set *set)
 		sysrow(f, "preemption model", buf, false);
 		sysrow(f, "kernel command line", rtp_plot_str(sys, "cmdline", "not recorded"), true);
 		snprintf(buf, sizeof(buf), "%s; %lld online (%s); %s", rtp_plot_str(sys, "cpu_model", "?"),
-			 (long long)num(sys, "cpus_online", 0), rtp_plot_str(sys, "cpus_online_list", "?"),
+			 rtp_plot_ll(num(sys, "cpus_online", 0)), rtp_plot_str(sys, "cpus_online_list", "?"),
 			 rtp_plot_str(sys, "machine", ""));
 		sysrow(f, "CPU", buf, false);
 		sysrow(f, "clocksource", rtp_plot_str(sys, "clocksource", "?"), false);
@@ -350,8 +516,8 @@ static void systems(FILE *f, const struct rtp_plot_set *set)
 		if (r->vm) {
 			snprintf(buf, sizeof(buf), "%s, clock %s: %s; %lld vCPU, %lld MiB%s%s",
 				 rtp_plot_str(r->vm, "qemu", "QEMU (version not recorded)"), rtp_plot_str(r->vm, "clock", "?"),
-				 rtp_plot_str(r->vm, "time_base", "?"), (long long)num(r->vm, "vcpus", 0),
-				 (long long)num(r->vm, "memory_mib", 0), rtp_plot_str(r->vm, "note", NULL) ? "; " : "",
+				 rtp_plot_str(r->vm, "time_base", "?"), rtp_plot_ll(num(r->vm, "vcpus", 0)),
+				 rtp_plot_ll(num(r->vm, "memory_mib", 0)), rtp_plot_str(r->vm, "note", NULL) ? "; " : "",
 				 rtp_plot_str(r->vm, "note", ""));
 			sysrow(f, "virtual machine", buf, false);
 		}
@@ -575,7 +741,7 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 		fputs("</td>", f);
 		ci_cell(f, rw, "base", "base_ci", unit);
 		fputs("<td>", f);
-		n = json_array_get(json_object_get(c, "new"), (size_t)num(rw, "new_index", 0));
+		n = json_array_get(json_object_get(c, "new"), idx(num(rw, "new_index", 0)));
 		esc(f, rtp_plot_str(n, "label", "?"));
 		fputs("</td>", f);
 		ci_cell(f, rw, "new", "new_ci", unit);
@@ -583,7 +749,7 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 			fputs("<td class=\"num\">&#8211;</td>", f);
 		else
 			fprintf(f, "<td class=\"num\">%.3f (%+.0f&nbsp;%%)</td>", ratio, (ratio - 1) * 100);
-		fprintf(f, "<td class=\"st v-%s\">%s", v,
+		fprintf(f, "<td class=\"st v-%s\">%s", cls(v),
 			!strcmp(v, "worse") ? "&#9650; " : !strcmp(v, "better") ? "&#9660; " : "");
 		esc(f, v);
 		fputs("</td><td>", f);
@@ -604,27 +770,39 @@ static void figures(FILE *f, const struct rtp_plot_figs *figs, const char *figdi
 		fputs("<p class=\"note\">gnuplot is not installed (Debian: <code>apt-get install gnuplot-nox</code>): "
 		      "the figures were not drawn. Their gnuplot scripts and data files are beside this page; "
 		      "install gnuplot and run <code>rtproof report</code> again.</p>\n", f);
-	fprintf(f, "<p>Scripts and data of every figure are in <code>%s/</code> (<code>gnuplot NAME.gp</code> "
-		"redraws NAME.png and NAME.svg).</p>\n", figrel);
+	fputs("<p>Scripts and data of every figure are in <code>", f);
+	esc(f, figrel);
+	fputs("/</code> (<code>gnuplot NAME.gp</code> redraws NAME.png and NAME.svg).</p>\n", f);
 	for (i = 0; i < figs->n; i++) {
 		const struct rtp_plot_fig *g = &figs->v[i];
 		char p[4096];
 
 		if (strcmp(cur, g->bench)) {
 			cur = g->bench;
-			fprintf(f, "<h3 class=\"bench\">%s</h3>\n", cur);
+			fputs("<h3 class=\"bench\">", f);
+			esc(f, cur);
+			fputs("</h3>\n", f);
 		}
 		if (!g->plotted) {
-			fprintf(f, "<div class=\"note fig-note\" id=\"%s\"><b>", g->id);
+			fputs("<div class=\"note fig-note\" id=\"", f);
+			esc(f, g->id);
+			fputs("\"><b>", f);
 			esc(f, g->title);
 			fputs("</b><br>", f);
 			esc(f, g->note[0] ? g->note : "not drawn (gnuplot is missing)");
-			if (figs->gnuplot_missing && !g->note[0])
-				fprintf(f, " &mdash; script <code>%s/%s.gp</code>", figrel, g->id);
+			if (figs->gnuplot_missing && !g->note[0]) {
+				fputs(" &mdash; script <code>", f);
+				esc(f, figrel);
+				fputc('/', f);
+				esc(f, g->id);
+				fputs(".gp</code>", f);
+			}
 			fputs("</div>\n", f);
 			continue;
 		}
-		fprintf(f, "<figure id=\"%s\"><h3>", g->id);
+		fputs("<figure id=\"", f);
+		esc(f, g->id);
+		fputs("\"><h3>", f);
 		esc(f, g->title);
 		fputs("</h3><p class=\"where\">", f);
 		esc(f, g->where);
@@ -634,9 +812,21 @@ static void figures(FILE *f, const struct rtp_plot_figs *figs, const char *figdi
 			fputs("<p class=\"note\">the SVG could not be read</p>", f);
 		fputs("\n<figcaption>", f);
 		esc(f, g->caption);
-		fprintf(f, " Files: <a href=\"%s/%s.png\">PNG</a>, <a href=\"%s/%s.svg\">SVG</a>, "
-			"<a href=\"%s/%s.gp\">gnuplot script</a>, <a href=\"%s/%s.dat\">data</a>.</figcaption></figure>\n",
-			figrel, g->id, figrel, g->id, figrel, g->id, figrel, g->id);
+		fputs(" Files:", f);
+		{
+			static const char *const ext[] = { "png", "svg", "gp", "dat" };
+			static const char *const what[] = { "PNG", "SVG", "gnuplot script", "data" };
+			size_t e;
+
+			for (e = 0; e < 4; e++) {
+				fputs(e ? ", <a href=\"" : " <a href=\"", f);
+				esc(f, figrel);
+				fputc('/', f);
+				esc(f, g->id);
+				fprintf(f, ".%s\">%s</a>", ext[e], what[e]);
+			}
+		}
+		fputs(".</figcaption></figure>\n", f);
 	}
 }
 
@@ -690,7 +880,8 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+	      "base-uri 'none'; form-action 'none'\">\n"
 	      "<title>", f);
 	esc(f, title);
 	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n<header><h1>", css);
