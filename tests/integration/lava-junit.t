@@ -75,6 +75,18 @@ awk '/RTPROOF-DOC-BEGIN cyclic.json/ { inside = 1; print; next }
 "$S/rtproof-lava" results --out "$TMP/bad" "$TMP/bad.log" >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] && [ ! -e "$TMP/bad/cyclic.json" ] && grep -q 'cyclic.json' "$TMP/err"
 ok $? "rtproof lava results: a damaged document is refused (exit 1)"
+# A gzip bomb: 300 MB of zeros (300 KB packed) said to be 1000 bytes. The
+# reader inflates no more than it was told, under a 200 MB memory cap.
+{
+	echo "RTPROOF-DOC-BEGIN bomb.json 1000 $(printf '%064d' 0) gzip+base64"
+	head -c 300000000 /dev/zero | gzip -1 | base64 -w 76
+	echo "RTPROOF-DOC-END bomb.json"
+} >"$TMP/bomb.log"
+(ulimit -v 200000; "$S/rtproof-lava" results --out "$TMP/bomb" "$TMP/bomb.log") >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$TMP/bomb/bomb.json" ] && grep -q 'bomb.json: size or sha256 differs' "$TMP/err" &&
+	! grep -q 'Traceback\|MemoryError' "$TMP/err"
+ok $? "rtproof lava results: a gzip bomb is refused without inflating it (exit $rc: $(grep bomb "$TMP/err" | head -n 1))"
 "$S/rtproof-lava" results "$TMP/none.log" 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q 'rtproof-lava: error: .*none.log: no such file' "$TMP/err"
 ok $? "rtproof lava results: a missing log is a one-line error"
