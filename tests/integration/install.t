@@ -49,7 +49,7 @@ elif ! "$D/usr/bin/rtproof" kernel path stock >/dev/null 2>&1; then
 	skip "installed rtproof compare-kernels" "no cached stock kernel (make kernels)"
 else
 	env -u RTPROOF_BIN -u RTPROOF_ROOT PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		"$D/usr/bin/rtproof" vm -q --kernel stock --timeout 120s --out vm -- \
+		"$D/usr/bin/rtproof" vm -q --kernel stock --clock tcg --timeout 120s --out vm -- \
 		rtproof-cyclic -q -p 90 -l 100 --json /res/cyclic.json >"$TMP/vm.out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/vm.out" | tail -n 10
@@ -57,7 +57,7 @@ else
 	ok $([ $rc -eq 0 ] && [ $? -eq 0 ]; echo $?) "installed: rtproof vm boots and runs rtproof-cyclic (exit $rc)"
 	env -u RTPROOF_BIN -u RTPROOF_ROOT PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		"$D/usr/bin/rtproof" compare-kernels --ladder stock:full,rt:rt --loops 100 --irq-loops 100 \
-		--audio 1s --iterations 2 --load none --timeout 300s --out ladder >"$TMP/cmp.out" 2>&1
+		--audio 1s --iterations 2 --load none --clock tcg --timeout 300s --out ladder >"$TMP/cmp.out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/cmp.out" | tail -n 10
 	ok $rc "installed: rtproof compare-kernels runs a two-rung ladder (exit $rc)"

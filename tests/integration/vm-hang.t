@@ -9,24 +9,27 @@
 vm_need_qemu
 vm_fetch stock rt-6.1 rt-6.12
 
-# A guest that spins forever (a busy loop: under icount an idle guest's
-# clock jumps ahead, so sleep would not hang).
+# No figure is asserted here: the guests run on plain TCG (half the boot
+# time of icount).  A guest that spins forever.
 start=$(date +%s)
-"$VM" --kernel stock --timeout 15s --out "$TMP/hang" -- sh -c 'while :; do :; done' >/dev/null 2>"$TMP/err"
+"$VM" --kernel stock --clock tcg --timeout 15s --out "$TMP/hang" -- sh -c 'while :; do :; done' >/dev/null 2>"$TMP/err"
 rc=$?
 took=$(( $(date +%s) - start ))
 [ $rc -eq 1 ]
 ok $? "hung guest: exit $rc (want 1)"
 grep -q 'error: guest did not finish within 15s and was killed' "$TMP/err"
 ok $? "hung guest: reported as an error: $(grep error: "$TMP/err")"
-[ $took -le 25 ]
-ok $? "hung guest: killed after ${took}s (timeout 15s + boot set-up)"
+# QEMU's own run time (vm.json wall_s) against the timeout; the set-up
+# before it (the initramfs) varies with the host's load, bounded loosely.
+wall=$(jq -r .wall_s "$TMP/hang/vm.json" 2>/dev/null)
+awk -v w="$wall" -v t="$took" 'BEGIN { exit !(w + 0 >= 15 && w + 0 <= 18 && t <= 75) }'
+ok $? "hung guest: QEMU killed ${wall}s after its start (timeout 15s; ${took}s with the set-up)"
 ! ps -eo args | grep -v grep | grep -q "path=$TMP/hang,mount_tag=res"
 ok $? "hung guest: no QEMU left running"
 jq_ok "$TMP/hang/vm.json" '.outcome == "timeout" and .exit_status == null'
 ok $? "hung guest: vm.json says timeout"
 
-"$VM" -q --kernel stock --timeout 60s --out "$TMP/exit3" -- sh -c 'echo from-guest >/res/note.txt; exit 3' >/dev/null 2>&1
+"$VM" -q --kernel stock --clock tcg --timeout 60s --out "$TMP/exit3" -- sh -c 'echo from-guest >/res/note.txt; exit 3' >/dev/null 2>&1
 rc=$?
 [ $rc -eq 3 ]
 ok $? "guest exit status 3 propagates (got $rc)"
@@ -52,7 +55,7 @@ bad "--load disk" "error: --load disk" --load disk
 bad "--preempt on 6.1's RT kernel" "error: --preempt full: kernel rt-6.1 is PREEMPT_RT; preempt= only switches PREEMPT_DYNAMIC kernels" --kernel rt-6.1 --preempt full
 bad "--preempt none on 6.12's RT kernel" "error: --preempt none: kernel rt-6.12 is PREEMPT_RT; its preempt= takes full or lazy only" --kernel rt-6.12 --preempt none
 bad "--preempt voluntary on 6.12's RT kernel" "error: --preempt voluntary: kernel rt-6.12 is PREEMPT_RT; its preempt= takes full or lazy only" --kernel rt-6.12 --preempt voluntary
-"$VM" -q --kernel rt-6.12 --preempt full --timeout 200s --out "$TMP/rtfull" -- true >/dev/null 2>"$TMP/err"
+"$VM" -q --kernel rt-6.12 --clock tcg --preempt full --timeout 200s --out "$TMP/rtfull" -- true >/dev/null 2>"$TMP/err"
 rc=$?
 sp=$(sed -n 's/^sched\/preempt: //p' "$TMP/rtfull/guest-info.txt" 2>/dev/null)
 [ $rc -eq 0 ] && case " $sp " in *" (full) "*) true ;; *) false ;; esac &&

@@ -34,6 +34,9 @@ grep -q '^CONFIG_PREEMPT_DYNAMIC=y' "$TMP/stock/.config" && grep -q '^CONFIG_9P_
 	grep -q '^CONFIG_TIMERLAT_TRACER=y' "$TMP/stock/.config" && grep -q '^CONFIG_PVH=y' "$TMP/stock/.config"
 ok $? "6.1 stock .config: PREEMPT_DYNAMIC, 9p built in, timerlat, PVH"
 
+# from a copy of the stock tree: the config step starts over from
+# defconfig, and kconfig's programs are built already (a third less time)
+cp -a "$TMP/stock" "$TMP/rt"
 kmake config FLAVOUR=rt KOUT="$TMP/rt" >"$TMP/out" 2>&1
 rc=$?
 [ $rc -ne 0 ] && grep -q 'rt.config:[0-9]*: CONFIG_PREEMPT_RT=y requested, not set' "$TMP/out" &&

@@ -25,7 +25,7 @@ rmmod rtproof_irqlat
 exit 0
 EOF2
 chmod +x "$TMP/plant.sh"
-"$VM" -q --kernel "$k" --timeout 120s --add "$TMP/add/rtproof_irqlat.ko" --out "$TMP/w" -- "$TMP/plant.sh" >"$TMP/w.out" 2>"$TMP/w.err"
+"$VM" -q --kernel "$k" --clock tcg --timeout 120s --add "$TMP/add/rtproof_irqlat.ko" --out "$TMP/w" -- "$TMP/plant.sh" >"$TMP/w.out" 2>"$TMP/w.err"
 rc=$?
 [ $rc = 2 ]
 ok $? "a planted kernel warning fails the run: exit $rc (want 2)"
@@ -36,7 +36,7 @@ grep -q "WARNING:.*set_plant_warning" "$TMP/w/kernel-warnings.txt" 2>/dev/null &
 	grep -q "kernel warnings: [0-9]* line" "$TMP/w.err"
 ok $? "listed in kernel-warnings.txt, vm.json (kernel_warnings $(jq .kernel_warnings "$TMP/w/vm.json" 2>/dev/null)) and on stderr"
 [ $rc = 2 ] || sed 's/^/# /' "$TMP/w.err" | tail -n 8
-"$VM" -q --kernel "$k" --timeout 120s --ignore-kernel-warnings --add "$TMP/add/rtproof_irqlat.ko" --out "$TMP/i" -- "$TMP/plant.sh" >/dev/null 2>"$TMP/i.err"
+"$VM" -q --kernel "$k" --clock tcg --timeout 120s --ignore-kernel-warnings --add "$TMP/add/rtproof_irqlat.ko" --out "$TMP/i" -- "$TMP/plant.sh" >/dev/null 2>"$TMP/i.err"
 rc=$?
 [ $rc = 0 ] && grep -q "kernel warnings: [0-9]* line" "$TMP/i.err" && jq_ok "$TMP/i/vm.json" '.kernel_warnings_ignored == true'
 ok $? "--ignore-kernel-warnings: reported, exit $rc (want 0)"

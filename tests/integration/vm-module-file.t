@@ -31,7 +31,7 @@ ok $? "a missing file: one-line error, exit 1"
 # first read() come the IRQ thread's look-up in /proc and the reader
 # thread's start: 4 periods of guest time on stock 6.12, 1 on 6.1); after
 # it, none.
-"$VM" -q --kernel stock --module-file "$ko" --timeout 120s --out "$TMP/good" -- \
+"$VM" -q --kernel stock --clock tcg --module-file "$ko" --timeout 120s --out "$TMP/good" -- \
 	sh -c '[ -c /dev/rtproof_irqlat ] && rtproof-irqlat -q --source module -l 300 --json /res/i.json' \
 	>"$TMP/out" 2>&1
 rc=$?

@@ -51,7 +51,7 @@ exit 0
 EOF
 chmod +x "$TMP/plant.sh"
 
-"$VM" --kernel "$k" --timeout 150s --out "$TMP/h" -- "$TMP/plant.sh" >"$TMP/h.out" 2>"$TMP/h.err"
+"$VM" --kernel "$k" --clock tcg --timeout 150s --out "$TMP/h" -- "$TMP/plant.sh" >"$TMP/h.out" 2>"$TMP/h.err"
 rc=$?
 diag "rtproof vm exit $rc"
 [ $rc = 2 ]
@@ -85,7 +85,7 @@ sed 's/^/# /' "$TMP/h.err" | tail -n 12
 # boot uses the mapped-file model (for file systems without user xattrs):
 # its .virtfs_metadata directories are not left in the results.
 mkdir -p "$TMP/t,mp"
-RTPROOF_VM_SHARE=mapped-file TMPDIR="$TMP/t,mp" "$VM" -q --kernel "$k" --timeout 150s --out "$TMP/res,dir" -- \
+RTPROOF_VM_SHARE=mapped-file TMPDIR="$TMP/t,mp" "$VM" -q --kernel "$k" --clock tcg --timeout 150s --out "$TMP/res,dir" -- \
 	sh -c 'echo hello >/res/hello.txt; mkdir /res/sub; echo deep >/res/sub/d.txt; echo out-ok' >"$TMP/c.out" 2>"$TMP/c.err"
 rc=$?
 ok $rc "a result and a temporary directory with commas in their names: exit $rc"

@@ -74,7 +74,7 @@ for k in $KERNELS; do
 			adds+=(--add "$TMP/$k.add/rtproof_irqlat.ko")
 	fi
 	v0=$(date +%s)
-	"$VM" -q --kernel $k --timeout 300s --out "$TMP/$k" "${adds[@]}" -- "$TMP/guest.sh" \
+	"$VM" -q --kernel $k --clock tcg --timeout 300s --out "$TMP/$k" "${adds[@]}" -- "$TMP/guest.sh" \
 		>"$TMP/$k.out" 2>"$TMP/$k.err"
 	rc=$?
 	ok $rc "$k: guest ran ($(( $(date +%s) - v0 ))s)"
