@@ -250,8 +250,10 @@ deps-auto:
 
 # Each step's wall time is printed; the sanitizer builds run beside the
 # unit tests (nothing there is timed).
-test: deps-auto
-	$(Q)t0=$$(date +%s); $(MAKE) --no-print-directory -j$(TEST_JOBS) test-build && \
+test:
+	$(Q)T0=$$(date +%s); t0=$$T0; $(MAKE) --no-print-directory deps-auto && \
+	echo "test: package installation $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && T1=$$t0 && \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build && \
 	echo "test: build $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
 	$(MAKE) --no-print-directory unit fuzz-replay && \
 	echo "test: unit and fuzz replay $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
@@ -262,8 +264,8 @@ test: deps-auto
 	echo "test: ASan/UBSan $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=thread all $(TOOL_BINS) tsan-bins && \
 	$(MAKE) --no-print-directory SANITIZE=thread tsan-check && \
-	echo "test: TSan $$(( $$(date +%s) - t0 )) s"
-	@echo "test: all passed"
+	echo "test: TSan $$(( $$(date +%s) - t0 )) s" && \
+	echo "test: all passed in $$(( $$(date +%s) - T0 )) s, $$(( $$(date +%s) - T1 )) s after the package installation (the kernel download is in integration's log)"
 
 # The edit loop (<= 2 min): unit, fuzz replay, the quick integration tests
 # (their header says quick; no guest boots).

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof-test: phase=guest
 # rtproof-audio --duplex: an impulse's round trip through snd-aloop in a QEMU
-# guest (PREEMPT_RT kernel, TCG).  Loopback,0,0 plays into Loopback,1,0: every
+# guest (PREEMPT_RT kernel, icount: the host's stalls stay out of it).  Loopback,0,0 plays into Loopback,1,0: every
 # impulse must come back at the same stream index (the streams are linked),
 # after about one buffer; a capture device that is not the loopback's other
 # end returns nothing, and the run says so (exit 1).
@@ -13,7 +13,7 @@ vm_need_qemu
 vm_fetch rt
 
 start=$(date +%s)
-"$VM" -q --kernel rt --clock tcg --module snd-aloop --timeout 90s --out "$TMP/vm" -- sh -c '
+"$VM" -q --kernel rt --module snd-aloop --timeout 90s --out "$TMP/vm" -- sh -c '
 	rtproof-audio -q --device hw:Loopback,0,0 --duplex hw:Loopback,1,0 --period 1024 -n 3 -D 2 --json /res/mmap.json
 	echo "mmap rc=$?"
 	rtproof-audio -q --device hw:Loopback,0,0 --duplex hw:Loopback,1,0 --access rw --period 1024 -n 3 -D 2 \

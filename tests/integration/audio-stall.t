@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest
+# rtproof-test: phase=guest guest=rt
 # rtproof-audio, planted truth: a SCHED_FIFO 99 spinner on the audio
 # thread's CPU that runs longer than the whole buffer must be seen as one
 # xrun per stall, starting inside the stall, lasting about the stall minus

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest
+# rtproof-test: phase=guest guest=rt
 # rtproof-audio, timer backend in the icount guest: an unloaded run has no
 # xruns, its figures agree with the virtual device's model, the no-card
 # fallback is labelled, and SIGINT ends a run with a complete document.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest
+# rtproof-test: phase=guest guest=rt
 # Planted truth, in the icount guest (rule a of tests/README.md: guest time
 # counts instructions, so this host's own 5-35 ms stalls cannot enter the
 # figures): a SCHED_FIFO 99 spinner on CPU 0 busy-spins 2 ms every 200 ms;

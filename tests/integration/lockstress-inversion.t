@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest
+# rtproof-test: phase=guest guest=rt
 # Planted truth for the inversion scenario: short, known work lengths.
 # Low holds the lock for 2 ms of CPU time; medium burns 30 ms from +0.5 ms;
 # high asks at +1 ms, when the holder has ~1.5 ms left.  Expected: none

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest
+# rtproof-test: phase=guest guest=rt
 # pi-chain: the boost propagates down a chain; a planted deadlock is caught by the watchdog in time.
 # In the icount guest (rule a of tests/README.md): a working chain must
 # stay within 5 ms of the holder's section, less than this host's own

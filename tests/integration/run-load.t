@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=serial
+# rtproof-test: phase=parallel
 # rtproof run --load hackbench: the runner starts hackbench beside each
 # bench (through the shared loader) and every bench's document says so,
 # skipped ones included.

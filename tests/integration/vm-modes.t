@@ -9,7 +9,7 @@ vm_need_qemu
 vm_fetch stock
 
 # Half a second of guest time under the mixed load.
-"$VM" -q --kernel stock --clock tcg --load mixed --timeout 120s --out "$TMP/load" -- usleep 500000 >/dev/null 2>"$TMP/err"
+"$VM" -q --kernel stock --load mixed --timeout 120s --out "$TMP/load" -- usleep 500000 >/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -ne 0 ] && sed 's/^/# /' "$TMP/err"
 ok $rc "--load mixed: the guest runs and exits 0"
