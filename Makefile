@@ -61,7 +61,7 @@ msg = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 # ---- librtproof --------------------------------------------------------
-LIB_SRCS := $(wildcard lib/*.c)
+LIB_SRCS := $(wildcard lib/*.c lib/explain/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 LIBA := $(O)/lib/librtproof.a
 
@@ -82,6 +82,7 @@ TSAN_UNITS := test_hist
 -include $(wildcard bench/*/bench.mk)
 
 define bench_rule
+SRCDIR_$(1) := bench/$(1)
 $(1)_SRCS := $$(wildcard bench/$(1)/*.c)
 $(1)_OBJS := $$($(1)_SRCS:%.c=$(O)/%.o)
 $(1)_LIBOBJS := $$(filter-out $(O)/bench/$(1)/main.o,$$($(1)_OBJS))
@@ -93,8 +94,13 @@ $(BIN)/rtproof-$(1): $$($(1)_OBJS) $(LIBA)
 endef
 $(foreach b,$(BENCHES),$(eval $(call bench_rule,$(b))))
 
-# rtproof check: the machine's real-time settings (lib/check.c, docs/check.md).
-$(BIN)/rtproof-check: $(O)/check/main.o $(LIBA)
+# rtproof check: the machine's real-time settings (check/, docs/check.md).
+# Its objects but main.o link into test_check and fuzz_check, as a bench's do.
+SRCDIR_check := check
+check_SRCS := $(wildcard check/*.c)
+check_OBJS := $(check_SRCS:%.c=$(O)/%.o)
+check_LIBOBJS := $(filter-out $(O)/check/main.o,$(check_OBJS))
+$(BIN)/rtproof-check: $(check_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lz $(LDLIBS)
@@ -139,14 +145,15 @@ all: $(PROGS)
 MANS := $(PROGS:$(BIN)/%=$(O)/man/%.1)
 
 # ---- unit tests: tests/unit/test_*.c, TAP ------------------------------
-# A test named test_<bench>_*.c also links that bench's objects.
+# A test named test_<bench>_*.c also links that bench's objects (test_check
+# and fuzz_check: the check program's).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/unit/%)
 TAP_OBJ := $(O)/tests/unit/tap.o
-bench_of = $(firstword $(filter $(BENCHES),$(word 2,$(subst _, ,$(notdir $(1))))))
+bench_of = $(firstword $(filter $(BENCHES) check,$(word 2,$(subst _, ,$(notdir $(1))))))
 
 define unit_rule
-$(O)/tests/unit/$(1).o: CPPFLAGS += $(if $(call bench_of,$(1)),-Ibench/$(call bench_of,$(1)))
+$(O)/tests/unit/$(1).o: CPPFLAGS += $(if $(call bench_of,$(1)),-I$(SRCDIR_$(call bench_of,$(1))))
 $(O)/tests/unit/$(1): $(O)/tests/unit/$(1).o $(TAP_OBJ) $$($(call bench_of,$(1))_LIBOBJS) $(LIBA)
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call bench_of,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
@@ -175,7 +182,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/tests/fuzz/%)
 # fuzz_<bench>_*.c links that bench's objects; fuzz_opts.c is cyclic's.
 fuzz_bench = $(or $(call bench_of,$(1)),cyclic)
 define fuzz_rule
-$(O)/tests/fuzz/$(1).o: CPPFLAGS += -Ibench/$(call fuzz_bench,$(1))
+$(O)/tests/fuzz/$(1).o: CPPFLAGS += -I$(SRCDIR_$(call fuzz_bench,$(1)))
 $(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call fuzz_bench,$(1))_LIBOBJS) $(LIBA)
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
@@ -210,7 +217,7 @@ define fuzz_clang_rule
 build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(LIB_SRCS) $$(filter-out %/main.c,$$($(call fuzz_bench,fuzz_$(1))_SRCS))
 	@mkdir -p $$(@D)
 	$$(call msg,CLANG,$$@)
-	$$(Q)clang -Ibench/$(call fuzz_bench,fuzz_$(1)) $$(FUZZ_CFLAGS) $$(CPPFLAGS) -o $$@ $$(filter %.c,$$^) \
+	$$(Q)clang -I$(SRCDIR_$(call fuzz_bench,fuzz_$(1))) $$(FUZZ_CFLAGS) $$(CPPFLAGS) -o $$@ $$(filter %.c,$$^) \
 		$$(FUZZ_EXTRA_$(1)) $$(LDLIBS_$(call fuzz_bench,fuzz_$(1))) -ljansson $$(LDLIBS)
 endef
 $(foreach t,$(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%),$(eval $(call fuzz_clang_rule,$(t))))
@@ -232,7 +239,7 @@ integration: all $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) tests/run -j $(TEST_JOBS) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
-HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h tools/*/*.h tests/fuzz/*.h)
+HDRS := $(wildcard lib/*.h lib/explain/*.h check/*.h bench/*/*.h kernel/module/*.h tools/*/*.h tests/fuzz/*.h)
 hdr-check:
 	$(Q)for h in $(HDRS); do \
 		printf '#include "%s"\n' $$h | $(CC) $(CPPFLAGS) -I. $(RTP_CFLAGS) -fsyntax-only -x c - \
