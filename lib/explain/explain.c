@@ -22,7 +22,7 @@
 #include "rt.h"
 #include "run.h"
 #include "state.h"
-#include "xwindow.h"
+#include "tracecut.h"
 
 #define QLEN 1024			/* outliers handed over, not yet taken */
 #define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
@@ -45,7 +45,7 @@ enum kept_state { KEPT_PENDING, KEPT_DONE };
 struct kept {
 	struct note n;
 	int state;
-	struct rtp_xwindow x;
+	struct rtp_tracecut x;
 };
 
 struct cpuev {
@@ -332,9 +332,9 @@ static int analyse(struct rtp_explain *ex, struct kept *k)
 			n = c->nprev;
 		}
 	}
-	ret = rtp_xwindow_analyse(ev, n, &k->x);
+	ret = rtp_tracecut_analyse(ev, n, &k->x);
 	if (!ret)
-		rtp_xwindow_policies(&k->x);
+		rtp_tracecut_policies(&k->x);
 	return ret;
 }
 
@@ -702,7 +702,7 @@ static void fmt_ms(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.0f us", (double)ns / 1e3);
 }
 
-static const struct rtp_culprit *top(const struct rtp_xwindow *x)
+static const struct rtp_culprit *top(const struct rtp_tracecut *x)
 {
 	return x->ncul ? &x->cul[0] : NULL;
 }
@@ -795,7 +795,7 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 	rtp_json_begin_array(j, "explained");
 	for (i = 0; i < ex->nkept; i++) {
 		const struct kept *k = &ex->kept[i];
-		const struct rtp_xwindow *x = &k->x;
+		const struct rtp_tracecut *x = &k->x;
 		uint64_t win = k->n.wake_ns - k->n.release_ns;
 
 		rtp_json_begin_object(j, NULL);
