@@ -4,8 +4,8 @@
 
 /*
  * Inside rtproof check: what the group files (kernel.c, cpu.c, irq.c,
- * memory.c, audio.c) share with check.c, which holds the context, these
- * helpers and the table.  Not part of librtproof; only check/ includes it.
+ * memory.c, audio.c) share: the helpers in util.c and the context in
+ * check.c, whose table calls them.  Only check/ includes it.
  */
 
 #include <dirent.h>
@@ -19,7 +19,7 @@
 #define L RTP_PROFILE_BIT(RTP_PROFILE_LATENCY)
 #define A RTP_PROFILE_BIT(RTP_PROFILE_AUDIO)
 
-/* ---- reading below the root (check.c) ---------------------------------- */
+/* ---- reading below the root (util.c) ---------------------------------- */
 
 /* <root>PATH into buf. */
 void rpath(const struct rtp_check_ctx *c, const char *path, char *buf, size_t len);
@@ -29,6 +29,8 @@ int readf(const struct rtp_check_ctx *c, char *buf, size_t len, const char *fmt,
 /* Opens <root>PATH (its full name into dir); NULL, the check skipped, when it cannot. */
 DIR *opendir_or_skip(const struct rtp_check_ctx *c, struct rtp_check_result *r,
 		     const char *path, char *dir, size_t len);
+/* A file, gzip-compressed or plain, into a malloc'd string of at most max bytes. */
+char *slurp_gz(const char *path, size_t max);
 int read_cpulist(const struct rtp_check_ctx *c, const char *path, cpu_set_t *set);
 /* Calls fn(pid, comm) for each process under <root>/proc; stops when it returns nonzero. */
 void each_proc(const struct rtp_check_ctx *c,
