@@ -716,6 +716,12 @@ const struct rtp_bench_ops cyclic_ops = {
 	.explain_cpus = cyclic_explain_cpus,
 };
 
+/* The options alone (the unit and fuzz tests): the ops table's parse and check. */
+int cyclic_parse(struct cyclic_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&cyclic_ops, o, argc, argv);
+}
+
 int cyclic_main(int argc, char **argv)
 {
 	return rtp_run_tool(&cyclic_ops, argc, argv);

@@ -421,6 +421,12 @@ const struct rtp_bench_ops ls_ops = {
 	.resources = ls_json_resources,
 };
 
+/* The options alone (the unit and fuzz tests): the ops table's parse and check. */
+int ls_parse(struct ls_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&ls_ops, o, argc, argv);
+}
+
 int lockstress_main(int argc, char **argv)
 {
 	return rtp_run_tool(&ls_ops, argc, argv);
