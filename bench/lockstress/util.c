@@ -91,24 +91,16 @@ int ls_thread_setup(int cpu, const cpu_set_t *set, int policy, int prio)
 	return rtp_thread_setup(cpu, set, &s, 0, 0, NULL);
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return rtp_ts_ns(&ts);
-}
-
 void ls_burn_cpu(uint64_t ns, const int *stop)
 {
-	uint64_t start = thread_cpu_ns();
+	uint64_t start = rtp_now_ns(CLOCK_THREAD_CPUTIME_ID);
 	volatile unsigned sink = 0;
 	unsigned i;
 
 	for (;;) {
 		for (i = 0; i < 256; i++)
 			sink += i;
-		if (thread_cpu_ns() - start >= ns)
+		if (rtp_now_ns(CLOCK_THREAD_CPUTIME_ID) - start >= ns)
 			break;
 		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
 			break;
