@@ -286,15 +286,15 @@ tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all $(TOOL_BINS)
 	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
 
-# ---- benchmarks (figures, not pass/fail) -------------------------------
+# ---- benchmarks (figures, not pass/fail): benchmarks/ ---------------------
 bench: bench-hist bench-driver
-bench-hist: $(O)/tests/bench/bench_hist
-	$(O)/tests/bench/bench_hist
-$(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
+bench-hist: $(O)/benchmarks/bench_hist
+	$(O)/benchmarks/bench_hist
+$(O)/benchmarks/%: $(O)/benchmarks/%.o $(LIBA)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-bench-cyclic: all $(O)/tests/bench/bench_hist
-	scripts/bench-cyclic $(BENCH_ARGS)
+bench-cyclic: all $(O)/benchmarks/bench_hist
+	benchmarks/bench-cyclic $(BENCH_ARGS)
 # Random SIGINT/SIGTERM/SIGHUP kill points, SIGNAL_RUNS per bench, with the tally.
 SIGNAL_RUNS ?= 500
 bench-signals: all
@@ -302,14 +302,14 @@ bench-signals: all
 # 1 hour of rtproof-cyclic at 100 us on every CPU: RSS, counts, validity.
 SOAK_S ?= 3600
 bench-soak: all
-	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-soak
+	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-soak
 # Per thread, 1 to 1024 threads, beside cyclictest: CPU per wake-up, RSS and locked
 # memory per thread, samples against releases, the document (docs/scale.md).
 bench-scale: all $(BIN)/rtp-measure
-	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-scale
+	RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-scale
 # The driver's fixed cost: rtproof-cyclic -l 100 -i 200 (20 ms of work) in wall time.
 bench-driver: all
-	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-driver
+	RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-driver
 
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
