@@ -345,7 +345,7 @@ INST_SCRIPTS := $(filter-out scripts/rtproof scripts/rtproof-lib.sh,$(wildcard s
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(RTP_HOME)/kernel/vm \
 		$(DESTDIR)$(RTP_HOME)/kernel/config $(DESTDIR)$(RTP_HOME)/kernel/module \
-		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)
+		$(DESTDIR)$(DOCDIR)/docs/measurements $(DESTDIR)$(MANDIR)
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(INST_SCRIPTS) $(DESTDIR)$(LIBEXEC)/
 	install -m 644 scripts/rtproof-lib.sh $(DESTDIR)$(LIBEXEC)/
@@ -357,6 +357,7 @@ install: all man
 	install -m 644 kernel/module/* $(DESTDIR)$(RTP_HOME)/kernel/module/
 	install -m 644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
 	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 644 docs/measurements/*.md $(DESTDIR)$(DOCDIR)/docs/measurements/
 	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/
 	sed -i 's|^RTPROOF_LIBEXEC_DEFAULT=.*|RTPROOF_LIBEXEC_DEFAULT=$(LIBEXEC)|' $(DESTDIR)$(PREFIX)/bin/rtproof
 
