@@ -61,7 +61,7 @@ msg = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 # ---- librtproof --------------------------------------------------------
-LIB_SRCS := $(wildcard lib/*.c)
+LIB_SRCS := $(wildcard lib/*.c lib/explain/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 LIBA := $(O)/lib/librtproof.a
 
@@ -82,6 +82,7 @@ TSAN_UNITS := test_hist
 -include $(wildcard bench/*/bench.mk)
 
 define bench_rule
+SRCDIR_$(1) := bench/$(1)
 $(1)_SRCS := $$(wildcard bench/$(1)/*.c)
 $(1)_OBJS := $$($(1)_SRCS:%.c=$(O)/%.o)
 $(1)_LIBOBJS := $$(filter-out $(O)/bench/$(1)/main.o,$$($(1)_OBJS))
@@ -93,8 +94,13 @@ $(BIN)/rtproof-$(1): $$($(1)_OBJS) $(LIBA)
 endef
 $(foreach b,$(BENCHES),$(eval $(call bench_rule,$(b))))
 
-# rtproof check: the machine's real-time settings (lib/check.c, docs/check.md).
-$(BIN)/rtproof-check: $(O)/check/main.o $(LIBA)
+# rtproof check: the machine's real-time settings (check/, docs/check.md).
+# Its objects but main.o link into test_check and fuzz_check, as a bench's do.
+SRCDIR_check := check
+check_SRCS := $(wildcard check/*.c)
+check_OBJS := $(check_SRCS:%.c=$(O)/%.o)
+check_LIBOBJS := $(filter-out $(O)/check/main.o,$(check_OBJS))
+$(BIN)/rtproof-check: $(check_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lz $(LDLIBS)
@@ -139,14 +145,15 @@ all: $(PROGS)
 MANS := $(PROGS:$(BIN)/%=$(O)/man/%.1)
 
 # ---- unit tests: tests/unit/test_*.c, TAP ------------------------------
-# A test named test_<bench>_*.c also links that bench's objects.
+# A test named test_<bench>_*.c also links that bench's objects (test_check
+# and fuzz_check: the check program's).
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/unit/%)
 TAP_OBJ := $(O)/tests/unit/tap.o
-bench_of = $(firstword $(filter $(BENCHES),$(word 2,$(subst _, ,$(notdir $(1))))))
+bench_of = $(firstword $(filter $(BENCHES) check,$(word 2,$(subst _, ,$(notdir $(1))))))
 
 define unit_rule
-$(O)/tests/unit/$(1).o: CPPFLAGS += $(if $(call bench_of,$(1)),-Ibench/$(call bench_of,$(1)))
+$(O)/tests/unit/$(1).o: CPPFLAGS += $(if $(call bench_of,$(1)),-I$(SRCDIR_$(call bench_of,$(1))))
 $(O)/tests/unit/$(1): $(O)/tests/unit/$(1).o $(TAP_OBJ) $$($(call bench_of,$(1))_LIBOBJS) $(LIBA)
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call bench_of,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
@@ -175,7 +182,7 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/tests/fuzz/%)
 # fuzz_<bench>_*.c links that bench's objects; fuzz_opts.c is cyclic's.
 fuzz_bench = $(or $(call bench_of,$(1)),cyclic)
 define fuzz_rule
-$(O)/tests/fuzz/$(1).o: CPPFLAGS += -Ibench/$(call fuzz_bench,$(1))
+$(O)/tests/fuzz/$(1).o: CPPFLAGS += -I$(SRCDIR_$(call fuzz_bench,$(1)))
 $(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call fuzz_bench,$(1))_LIBOBJS) $(LIBA)
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
@@ -210,7 +217,7 @@ define fuzz_clang_rule
 build/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(LIB_SRCS) $$(filter-out %/main.c,$$($(call fuzz_bench,fuzz_$(1))_SRCS))
 	@mkdir -p $$(@D)
 	$$(call msg,CLANG,$$@)
-	$$(Q)clang -Ibench/$(call fuzz_bench,fuzz_$(1)) $$(FUZZ_CFLAGS) $$(CPPFLAGS) -o $$@ $$(filter %.c,$$^) \
+	$$(Q)clang -I$(SRCDIR_$(call fuzz_bench,fuzz_$(1))) $$(FUZZ_CFLAGS) $$(CPPFLAGS) -o $$@ $$(filter %.c,$$^) \
 		$$(FUZZ_EXTRA_$(1)) $$(LDLIBS_$(call fuzz_bench,fuzz_$(1))) -ljansson $$(LDLIBS)
 endef
 $(foreach t,$(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%),$(eval $(call fuzz_clang_rule,$(t))))
@@ -232,7 +239,7 @@ integration: all $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) tests/run -j $(TEST_JOBS) $(INTEG)
 
 # ---- header check: every header compiles alone --------------------------
-HDRS := $(wildcard lib/*.h bench/*/*.h kernel/module/*.h tools/*/*.h tests/fuzz/*.h)
+HDRS := $(wildcard lib/*.h lib/explain/*.h check/*.h bench/*/*.h kernel/module/*.h tools/*/*.h tests/fuzz/*.h)
 hdr-check:
 	$(Q)for h in $(HDRS); do \
 		printf '#include "%s"\n' $$h | $(CC) $(CPPFLAGS) -I. $(RTP_CFLAGS) -fsyntax-only -x c - \
@@ -281,15 +288,15 @@ tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all $(TOOL_BINS)
 	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
 
-# ---- benchmarks (figures, not pass/fail) -------------------------------
+# ---- benchmarks (figures, not pass/fail): benchmarks/ ---------------------
 bench: bench-hist bench-driver
-bench-hist: $(O)/tests/bench/bench_hist
-	$(O)/tests/bench/bench_hist
-$(O)/tests/bench/%: $(O)/tests/bench/%.o $(LIBA)
+bench-hist: $(O)/benchmarks/bench_hist
+	$(O)/benchmarks/bench_hist
+$(O)/benchmarks/%: $(O)/benchmarks/%.o $(LIBA)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-bench-cyclic: all $(O)/tests/bench/bench_hist
-	scripts/bench-cyclic $(BENCH_ARGS)
+bench-cyclic: all $(O)/benchmarks/bench_hist
+	benchmarks/bench-cyclic $(BENCH_ARGS)
 # Random SIGINT/SIGTERM/SIGHUP kill points, SIGNAL_RUNS per bench, with the tally.
 SIGNAL_RUNS ?= 500
 bench-signals: all
@@ -297,14 +304,14 @@ bench-signals: all
 # 1 hour of rtproof-cyclic at 100 us on every CPU: RSS, counts, validity.
 SOAK_S ?= 3600
 bench-soak: all
-	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-soak
+	SOAK_S=$(SOAK_S) RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-soak
 # Per thread, 1 to 1024 threads, beside cyclictest: CPU per wake-up, RSS and locked
 # memory per thread, samples against releases, the document (docs/scale.md).
 bench-scale: all $(BIN)/rtp-measure
-	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-scale
+	RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-scale
 # The driver's fixed cost: rtproof-cyclic -l 100 -i 200 (20 ms of work) in wall time.
 bench-driver: all
-	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-driver
+	RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-driver
 
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
@@ -340,7 +347,7 @@ INST_SCRIPTS := $(filter-out scripts/rtproof scripts/rtproof-lib.sh,$(wildcard s
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXEC) $(DESTDIR)$(RTP_HOME)/kernel/vm \
 		$(DESTDIR)$(RTP_HOME)/kernel/config $(DESTDIR)$(RTP_HOME)/kernel/module \
-		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)
+		$(DESTDIR)$(DOCDIR)/docs/measurements $(DESTDIR)$(MANDIR)
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(INST_SCRIPTS) $(DESTDIR)$(LIBEXEC)/
 	install -m 644 scripts/rtproof-lib.sh $(DESTDIR)$(LIBEXEC)/
@@ -352,6 +359,7 @@ install: all man
 	install -m 644 kernel/module/* $(DESTDIR)$(RTP_HOME)/kernel/module/
 	install -m 644 README.md LICENSE $(DESTDIR)$(DOCDIR)/
 	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 644 docs/measurements/*.md $(DESTDIR)$(DOCDIR)/docs/measurements/
 	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/
 	sed -i 's|^RTPROOF_LIBEXEC_DEFAULT=.*|RTPROOF_LIBEXEC_DEFAULT=$(LIBEXEC)|' $(DESTDIR)$(PREFIX)/bin/rtproof
 

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "clock.h"
 #include "json.h"
 #include "log.h"
 #include "opt.h"
@@ -261,7 +262,8 @@ int main(int argc, char **argv)
 	struct rtp_sysinfo si;
 	struct rtp_check_ctx *c = NULL;
 	struct rtp_afile af;
-	struct timespec start, t0, t1;
+	struct timespec start;
+	uint64_t t0, t1;
 	bool af_open = false, *sel = NULL;
 	int count[4] = { 0 }, ret, rc = RTP_EXIT_ERROR;
 	struct opts o;
@@ -272,7 +274,7 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	clock_gettime(CLOCK_REALTIME, &start);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = rtp_now_ns(CLOCK_MONOTONIC);
 	c = malloc(sizeof(*c));
 	res = calloc(n, sizeof(*res));
 	sel = calloc(n, sizeof(*sel));
@@ -304,7 +306,7 @@ int main(int argc, char **argv)
 		rtp_check_run(c, i, &res[i]);
 		count[res[i].status]++;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	t1 = rtp_now_ns(CLOCK_MONOTONIC);
 
 	rtp_format_cpulist(&c->cpus, cpus, sizeof(cpus));
 	/* --json - owns stdout: the summary goes to stderr. */
@@ -336,7 +338,7 @@ int main(int argc, char **argv)
 			rtp_sysinfo_read(&si);
 		rtp_json_init(&j, af.f, true);
 		write_json(&j, argc, argv, &o, c, c->root[0] ? NULL : &si, &start, res, sel, count,
-			   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+			   (double)(t1 - t0) / 1e9);
 		ret = rtp_json_finish(&j);
 		if (!ret && !af.to_stdout)
 			fputc('\n', af.f);

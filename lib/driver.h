@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "explain.h"
+#include "explain/explain.h"
 #include "json.h"
 #include "result.h"
 #include "state.h"

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "clock.h"
+
 /*
  * Clean stops without a signal handler or a global flag: the main thread
  * blocks SIGINT/SIGTERM/SIGHUP before it starts workers (who inherit the
@@ -13,26 +15,6 @@
  * tells the workers through a flag of its own context.
  */
 int rtp_signals_block(sigset_t *set);
-
-static inline uint64_t rtp_ts_ns(const struct timespec *ts)
-{
-	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
-}
-
-static inline struct timespec rtp_ns_ts(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
-			       .tv_nsec = (long)(ns % 1000000000ull) };
-	return ts;
-}
-
-static inline uint64_t rtp_now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return rtp_ts_ns(&ts);
-}
 
 /* Formats ns as "1.234 ms" / "56.7 us" / "890 ns" for humans; returns buf. */
 const char *rtp_format_ns(uint64_t ns, char *buf, size_t len);

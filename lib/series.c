@@ -4,16 +4,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "json.h"
 
 void rtp_series_init(struct rtp_series *s)
 {
-	struct timespec ts;
-
 	memset(s, 0, sizeof(*s));
 	s->block_ns = RTP_SERIES_BLOCK0_NS;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	s->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	s->epoch_ns = rtp_now_ns(CLOCK_MONOTONIC);
 }
 
 void rtp_series_coarsen(struct rtp_series *s)

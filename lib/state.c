@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The state journal: what a run changed, restored after it died (state.h). */
 #include "state.h"
+#include "ctlfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+/* The tracefs candidates of ctlfile.c and the irqlat module's parameters. */
 const char *const rtp_state_default_roots[] = {
 	"/sys/kernel/tracing",
 	"/sys/kernel/debug/tracing",
@@ -227,22 +229,6 @@ static bool instance_ok(const char *root, const char *path)
 	/* the instances directory itself is no link out of the root */
 	return strlen(rp) == strlen(rr) + 10 && !strncmp(rp, rr, strlen(rr)) &&
 	       !strcmp(rp + strlen(rr), "/instances");
-}
-
-static int write_value(const char *path, const char *val)
-{
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0)
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
 }
 
 /* ---- the run's own journal ------------------------------------------------------------- */
@@ -570,9 +556,9 @@ static int restore_entry(const char *const *roots, const struct entry *e, const 
 			return 1;
 		}
 		snprintf(p, sizeof(p), "%s/tracing_on", e->path);
-		write_value(p, "0");
+		rtp_ctl_write_nofollow(p, "0");
 		snprintf(p, sizeof(p), "%s/events/enable", e->path);
-		write_value(p, "0");
+		rtp_ctl_write_nofollow(p, "0");
 		return rmdir(e->path) ? -errno : 0;
 	}
 	if (!resolved_under(root, e->path)) {
@@ -582,7 +568,7 @@ static int restore_entry(const char *const *roots, const struct entry *e, const 
 		*why = "resolves outside the tracefs and module parameter directories";
 		return 1;
 	}
-	return write_value(e->path, e->value);
+	return rtp_ctl_write_nofollow(e->path, e->value);
 }
 
 /* Restores one dead run's file: settings restored, or -errno. */

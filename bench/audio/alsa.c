@@ -38,11 +38,6 @@ struct alsa_dev {
 	uint64_t next_impulse_ns;	/* when the next one goes out */
 };
 
-static uint64_t ts_ns(const snd_htimestamp_t *ts)
-{
-	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
-}
-
 #define TRY(call, what)								\
 	do {									\
 		err = (call);							\
@@ -401,7 +396,7 @@ static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 		return err;
 	state = snd_pcm_status_get_state(d->st);
 	snd_pcm_status_get_htstamp(d->st, &ts);
-	tstamp = ts_ns(&ts);
+	tstamp = rtp_ts_ns(&ts);
 	if (!tstamp || tstamp > w->now_ns)
 		tstamp = w->now_ns;	/* a plugin without timestamps */
 	w->xrun_at_ns = w->xrun_dur_ns = 0;
@@ -409,7 +404,7 @@ static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 		uint64_t at;
 
 		snd_pcm_status_get_trigger_htstamp(d->st, &trig);
-		at = ts_ns(&trig);
+		at = rtp_ts_ns(&trig);
 		if (!at || at > tstamp)
 			at = tstamp;
 		w->event = AUDIO_XRUN;

@@ -931,6 +931,12 @@ const struct rtp_bench_ops audio_ops = {
 	.resources = audio_json_resources,
 };
 
+/* The options alone (the unit and fuzz tests): the ops table's parse and check. */
+int audio_parse(struct audio_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&audio_ops, o, argc, argv);
+}
+
 int audio_main(int argc, char **argv)
 {
 	return rtp_run_tool(&audio_ops, argc, argv);

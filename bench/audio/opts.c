@@ -327,8 +327,3 @@ int audio_check(void *oo)
 	}
 	return 0;
 }
-
-int audio_parse(struct audio_opts *o, int argc, char **argv)
-{
-	return rtp_run_parse(&audio_ops, o, argc, argv);
-}

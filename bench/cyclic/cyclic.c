@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "ctlfile.h"
 #include "driver.h"
 #include "gate.h"
 #include "log.h"
@@ -415,16 +416,15 @@ static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
 
 static int open_tracemark(struct cyclic_run *r)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	const char *root;
 	char path[128];
-	size_t i;
 
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/tracing_on", roots[i]);
+	for (size_t i = 0; (root = rtp_tracefs_candidate(i)); i++) {
+		snprintf(path, sizeof(path), "%s/tracing_on", root);
 		r->sh.tracing_on_fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (r->sh.tracing_on_fd < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/trace_marker", roots[i]);
+		snprintf(path, sizeof(path), "%s/trace_marker", root);
 		r->sh.trace_marker_fd = open(path, O_WRONLY | O_CLOEXEC);
 		return 0;
 	}
@@ -715,6 +715,12 @@ const struct rtp_bench_ops cyclic_ops = {
 	.resources = cyclic_json_resources,
 	.explain_cpus = cyclic_explain_cpus,
 };
+
+/* The options alone (the unit and fuzz tests): the ops table's parse and check. */
+int cyclic_parse(struct cyclic_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&cyclic_ops, o, argc, argv);
+}
 
 int cyclic_main(int argc, char **argv)
 {

@@ -273,8 +273,3 @@ int cyclic_check(void *oo)
 	}
 	return 0;
 }
-
-int cyclic_parse(struct cyclic_opts *o, int argc, char **argv)
-{
-	return rtp_run_parse(&cyclic_ops, o, argc, argv);
-}

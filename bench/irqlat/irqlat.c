@@ -708,6 +708,12 @@ const struct rtp_bench_ops irqlat_ops = {
 	.resources = irqlat_json_resources,
 };
 
+/* The options alone (the unit and fuzz tests): the ops table's parse and check. */
+int irqlat_parse(struct irqlat_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&irqlat_ops, o, argc, argv);
+}
+
 int irqlat_main(int argc, char **argv)
 {
 	return rtp_run_tool(&irqlat_ops, argc, argv);

@@ -122,7 +122,5 @@ void irqlat_probe(struct irqlat_run *r);
 /* timerlat_fd: r->thr from the suite's own timerlatu/N thread (src_timerlat.c). */
 void irqlat_timerlat_user_thread(struct irqlat_run *r);
 void *irqlat_reader_main(void *arg);
-int irqlat_write_str(const char *path, const char *val);
-int irqlat_write_u64(const char *path, uint64_t v);
 
 #endif /* RTP_IRQLAT_RUN_H */

@@ -189,8 +189,3 @@ int irqlat_check(void *oo)
 		o->co.duration_ns = 10000000000ull;
 	return 0;
 }
-
-int irqlat_parse(struct irqlat_opts *o, int argc, char **argv)
-{
-	return rtp_run_parse(&irqlat_ops, o, argc, argv);
-}

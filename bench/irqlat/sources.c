@@ -38,33 +38,6 @@ const struct irqlat_source_ops *const irqlat_sources[SRC_N] = {
 
 /* ---- small file helpers ---------------------------------------------- */
 
-int irqlat_write_str(const char *path, const char *val)
-{
-	size_t n = strlen(val);
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC);
-	ssize_t w;
-
-	if (fd < 0)
-		return -errno;
-	w = write(fd, val, n);
-	if (w < 0) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	close(fd);
-	return (size_t)w == n ? 0 : -EIO;
-}
-
-int irqlat_write_u64(const char *path, uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
-	return irqlat_write_str(path, buf);
-}
-
 void irqlat_probe(struct irqlat_run *r)
 {
 	int s;

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctlfile.h"
 #include "driver.h"
 #include "json.h"
 #include "kconfig.h"
@@ -65,7 +66,7 @@ static int module_setup(struct irqlat_run *r)
 				rtp_warn("%s: cannot record it in the state journal: %s; "
 					 "a killed run leaves the delay planted", p, strerror(-ret));
 		}
-		ret = irqlat_write_u64(p, o->delay_ns / 1000);
+		ret = rtp_ctl_write_u64(p, o->delay_ns / 1000);
 		if (ret) {
 			snprintf(r->err, sizeof(r->err), "--delay %llu: cannot write %s: %s",
 				 (unsigned long long)(o->delay_ns / 1000), p, strerror(-ret));
@@ -76,16 +77,16 @@ static int module_setup(struct irqlat_run *r)
 	if (!rtp_read_file(p, v, sizeof(v)))
 		r->mod_hold_us = strtoull(v, NULL, 10);
 	module_param_path(r, "period_us", p, sizeof(p));
-	ret = irqlat_write_u64(p, o->interval_ns / 1000);
+	ret = rtp_ctl_write_u64(p, o->interval_ns / 1000);
 	if (ret) {
 		snprintf(r->err, sizeof(r->err), "-i %llu: cannot set the module's period (%s): %s",
 			 (unsigned long long)(o->interval_ns / 1000), p, strerror(-ret));
 		return ret;
 	}
 	module_param_path(r, "cpu", p, sizeof(p));
-	ret = irqlat_write_u64(p, o->cpu >= 0 ? (uint64_t)o->cpu : 0);
+	ret = rtp_ctl_write_u64(p, o->cpu >= 0 ? (uint64_t)o->cpu : 0);
 	if (o->cpu < 0)
-		ret = irqlat_write_str(p, "-1\n");
+		ret = rtp_ctl_write(p, "-1\n");
 	if (ret) {
 		snprintf(r->err, sizeof(r->err), "--cpu %d: cannot set the module's CPU (%s): %s",
 			 o->cpu, p, strerror(-ret));
@@ -127,7 +128,7 @@ static void module_teardown(struct irqlat_run *r)
 	}
 	if (r->o.delay_set && r->mod_have_saved) {
 		module_param_path(r, "delay_us", p, sizeof(p));
-		if (irqlat_write_u64(p, r->mod_saved_delay_us))
+		if (rtp_ctl_write_u64(p, r->mod_saved_delay_us))
 			rtp_warn("%s: could not restore %llu", p, (unsigned long long)r->mod_saved_delay_us);
 		else
 			rtp_state_forget(r->run ? r->run->state : NULL, p);

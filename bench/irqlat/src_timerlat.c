@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctlfile.h"
 #include "driver.h"
 #include "json.h"
 #include "runlock.h"
@@ -30,22 +31,13 @@
 
 static const char *find_tracefs(const struct irqlat_opts *o, char *buf, size_t len)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char p[512];
-	size_t i;
+	static const char *const need[] = { "available_tracers", NULL };
 
 	if (o->tracefs) {
 		snprintf(buf, len, "%s", o->tracefs);
 		return buf;
 	}
-	for (i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/available_tracers", roots[i]);
-		if (access(p, F_OK) == 0) {
-			snprintf(buf, len, "%s", roots[i]);
-			return buf;
-		}
-	}
-	return NULL;
+	return rtp_tracefs_root(need, buf, len) ? NULL : buf;
 }
 
 static void timerlat_probe(struct irqlat_run *r, char *why, size_t len)
@@ -94,7 +86,7 @@ static void tl_path(const struct irqlat_run *r, const char *name, char *buf, siz
 static int tl_write(const struct irqlat_run *r, const char *name, const char *val, char *buf, size_t len)
 {
 	tl_path(r, name, buf, len);
-	return irqlat_write_str(buf, val);
+	return rtp_ctl_write(buf, val);
 }
 
 /*
@@ -293,7 +285,7 @@ static void osnoise_events_on(struct irqlat_run *r)
 		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
 			 irqlat_noise_names[k]);
 		rtp_state_record_write(tl_journal(r), p, r->osn_saved[k][0] == '1' ? "1" : "0");
-		ret = irqlat_write_str(p, "1\n");
+		ret = rtp_ctl_write(p, "1\n");
 		if (ret)
 			snprintf(r->osn_why, sizeof(r->osn_why), "not available: %s: %s", p,
 				 strerror(-ret));
@@ -314,7 +306,7 @@ static void osnoise_events_off(struct irqlat_run *r)
 	for (k = 0; k < r->osn_set; k++) {
 		snprintf(p, sizeof(p), "%s/events/osnoise/%s_noise/enable", r->tracefs,
 			 irqlat_noise_names[k]);
-		if (irqlat_write_str(p, r->osn_saved[k][0] == '1' ? "1\n" : "0\n"))
+		if (rtp_ctl_write(p, r->osn_saved[k][0] == '1' ? "1\n" : "0\n"))
 			rtp_warn("%s: could not be restored", p);
 		else
 			rtp_state_forget(tl_journal(r), p);
@@ -420,7 +412,7 @@ static int timerlat_setup(struct irqlat_run *r)
 	if (r->tl_saved_period[0])
 		tl_record(r, "osnoise/timerlat_period_us", r->tl_saved_period);
 	tl_path(r, "osnoise/timerlat_period_us", p, sizeof(p));
-	ret = irqlat_write_u64(p, r->o.interval_ns / 1000);
+	ret = rtp_ctl_write_u64(p, r->o.interval_ns / 1000);
 	if (ret)
 		goto fail;
 	if (r->o.cpu >= 0) {
@@ -444,7 +436,7 @@ static int timerlat_setup(struct irqlat_run *r)
 			if (!strstr(r->tl_saved_options, "NO_OSNOISE_WORKLOAD"))
 				tl_record(r, "osnoise/options", "OSNOISE_WORKLOAD");
 			tl_path(r, "osnoise/options", p, sizeof(p));
-			if (!irqlat_write_str(p, "NO_OSNOISE_WORKLOAD\n"))
+			if (!rtp_ctl_write(p, "NO_OSNOISE_WORKLOAD\n"))
 				r->tl_user = true;
 		}
 	}

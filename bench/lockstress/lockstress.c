@@ -91,73 +91,6 @@ static void load_stop(struct ls_ctx *c)
 	c->load_th = NULL;
 }
 
-int ls_thread_attr(struct ls_ctx *c, pthread_attr_t *attr)
-{
-	struct rtp_stack *s;
-	int ret;
-
-	if (c->nstacks == c->stacks_cap) {
-		int cap = c->stacks_cap ? 2 * c->stacks_cap : 16;
-
-		s = realloc(c->stacks, (size_t)cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		c->stacks = s;
-		c->stacks_cap = cap;
-	}
-	s = &c->stacks[c->nstacks];
-	ret = rtp_stack_alloc(s, LS_STACK_BYTES);
-	if (ret)
-		return ret;
-	c->nstacks++;
-	pthread_attr_init(attr);
-	ret = rtp_stack_attr(s, attr);
-	if (ret)
-		pthread_attr_destroy(attr);
-	return ret;
-}
-
-/* Stacks from index 'from' on, of threads all joined: their peak is kept, they are unmapped. */
-void ls_stacks_release(struct ls_ctx *c, int from)
-{
-	size_t p;
-
-	if (c->abandoned)
-		return;	/* a stuck thread may still run on one */
-	while (c->nstacks > from) {
-		struct rtp_stack *s = &c->stacks[--c->nstacks];
-
-		p = rtp_stack_peak(s);
-		if (p > c->stack_peak)
-			c->stack_peak = p;
-		rtp_stack_free(s);
-	}
-}
-
-int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
-	     void *arg, const char *scenario, const char *what, int idx)
-{
-	pthread_attr_t attr;
-	char name[64];
-	int ret = ls_thread_attr(c, &attr);
-
-	if (!ret) {
-		ret = rtp_gate_create(g, th, &attr, fn, arg);
-		pthread_attr_destroy(&attr);
-	} else {
-		rtp_gate_open(g, false);	/* as a failed create does: the started ones leave */
-	}
-	if (!ret)
-		return 0;
-	if (idx >= 0)
-		snprintf(name, sizeof(name), "%s %d", what, idx);
-	else
-		snprintf(name, sizeof(name), "the %s thread", what);
-	rtp_gate_create_error(scenario, name, ret);
-	__atomic_store_n(&c->start_failed, true, __ATOMIC_RELEASE);
-	return ret;
-}
-
 static void json_names(struct rtp_json *j, const char *key, const int *idx, int n,
 		       const char *const *names)
 {
@@ -420,6 +353,12 @@ const struct rtp_bench_ops ls_ops = {
 	.extra = ls_json_extra,
 	.resources = ls_json_resources,
 };
+
+/* The options alone (the unit and fuzz tests): the ops table's parse and check. */
+int ls_parse(struct ls_opts *o, int argc, char **argv)
+{
+	return rtp_run_parse(&ls_ops, o, argc, argv);
+}
 
 int lockstress_main(int argc, char **argv)
 {

@@ -427,8 +427,3 @@ int ls_check(void *oo)
 	}
 	return 0;
 }
-
-int ls_parse(struct ls_opts *o, int argc, char **argv)
-{
-	return rtp_run_parse(&ls_ops, o, argc, argv);
-}

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "rt.h"
 
@@ -114,11 +115,7 @@ static uint64_t release_of(const struct pic_run *r, int idx)
 
 static void store_base(struct pic_thr *t, uint64_t k)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	__atomic_store_n(&t->base_cpu[k & 1], (uint64_t)ts.tv_sec * 1000000000ull +
-			 (uint64_t)ts.tv_nsec, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->base_cpu[k & 1], rtp_now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
 }
 
 /* Wall time in [t0, now] that none of the scenario's threads ran: someone else's. */
@@ -131,7 +128,7 @@ static uint64_t interference(struct pic_run *r, uint64_t k, uint64_t t0, uint64_
 	for (i = 0; i <= r->pc->n; i++) {
 		if (clock_gettime(r->clk[i], &ts))
 			return 0;
-		ours += (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec -
+		ours += rtp_ts_ns(&ts) -
 			__atomic_load_n(&r->t[i].base_cpu[k & 1], __ATOMIC_ACQUIRE);
 	}
 	return now - t0 > ours ? now - t0 - ours : 0;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rtproof-lockstress: thread setup, CPU burners, bounded waits. */
+/*
+ * rtproof-lockstress: what the scenarios share: thread stacks and starts,
+ * thread setup, CPU burners, bounded waits.  It calls no scenario.
+ */
 #include "lockstress.h"
 
 #include <errno.h>
@@ -9,8 +12,77 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gate.h"
 #include "rt.h"
 #include "run.h"
+#include "stack.h"
+
+int ls_thread_attr(struct ls_ctx *c, pthread_attr_t *attr)
+{
+	struct rtp_stack *s;
+	int ret;
+
+	if (c->nstacks == c->stacks_cap) {
+		int cap = c->stacks_cap ? 2 * c->stacks_cap : 16;
+
+		s = realloc(c->stacks, (size_t)cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		c->stacks = s;
+		c->stacks_cap = cap;
+	}
+	s = &c->stacks[c->nstacks];
+	ret = rtp_stack_alloc(s, LS_STACK_BYTES);
+	if (ret)
+		return ret;
+	c->nstacks++;
+	pthread_attr_init(attr);
+	ret = rtp_stack_attr(s, attr);
+	if (ret)
+		pthread_attr_destroy(attr);
+	return ret;
+}
+
+/* Stacks from index 'from' on, of threads all joined: their peak is kept, they are unmapped. */
+void ls_stacks_release(struct ls_ctx *c, int from)
+{
+	size_t p;
+
+	if (c->abandoned)
+		return;	/* a stuck thread may still run on one */
+	while (c->nstacks > from) {
+		struct rtp_stack *s = &c->stacks[--c->nstacks];
+
+		p = rtp_stack_peak(s);
+		if (p > c->stack_peak)
+			c->stack_peak = p;
+		rtp_stack_free(s);
+	}
+}
+
+int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
+	     void *arg, const char *scenario, const char *what, int idx)
+{
+	pthread_attr_t attr;
+	char name[64];
+	int ret = ls_thread_attr(c, &attr);
+
+	if (!ret) {
+		ret = rtp_gate_create(g, th, &attr, fn, arg);
+		pthread_attr_destroy(&attr);
+	} else {
+		rtp_gate_open(g, false);	/* as a failed create does: the started ones leave */
+	}
+	if (!ret)
+		return 0;
+	if (idx >= 0)
+		snprintf(name, sizeof(name), "%s %d", what, idx);
+	else
+		snprintf(name, sizeof(name), "the %s thread", what);
+	rtp_gate_create_error(scenario, name, ret);
+	__atomic_store_n(&c->start_failed, true, __ATOMIC_RELEASE);
+	return ret;
+}
 
 int ls_thread_setup(int cpu, const cpu_set_t *set, int policy, int prio)
 {
@@ -19,24 +91,16 @@ int ls_thread_setup(int cpu, const cpu_set_t *set, int policy, int prio)
 	return rtp_thread_setup(cpu, set, &s, 0, 0, NULL);
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return rtp_ts_ns(&ts);
-}
-
 void ls_burn_cpu(uint64_t ns, const int *stop)
 {
-	uint64_t start = thread_cpu_ns();
+	uint64_t start = rtp_now_ns(CLOCK_THREAD_CPUTIME_ID);
 	volatile unsigned sink = 0;
 	unsigned i;
 
 	for (;;) {
 		for (i = 0; i < 256; i++)
 			sink += i;
-		if (thread_cpu_ns() - start >= ns)
+		if (rtp_now_ns(CLOCK_THREAD_CPUTIME_ID) - start >= ns)
 			break;
 		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
 			break;

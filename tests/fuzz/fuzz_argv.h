@@ -36,4 +36,20 @@ static inline int fuzz_argv(char *s, const char *prog, char *argv[FUZZ_ARGV_MAX]
 	return argc;
 }
 
+/*
+ * A whole option target: the input as PROG's command line, parsed by
+ * PARSE into a struct TYPE, nothing asserted beyond not crashing.
+ */
+#define FUZZ_OPTS_TARGET(PROG, TYPE, PARSE)					\
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)		\
+	{									\
+		char *s = fuzz_string(data, size), *argv[FUZZ_ARGV_MAX];	\
+		struct TYPE o;							\
+		int argc = fuzz_argv(s, PROG, argv);				\
+										\
+		PARSE(&o, argc, argv);						\
+		free(s);							\
+		return 0;							\
+	}
+
 #endif /* RTP_FUZZ_ARGV_H */

@@ -6,13 +6,4 @@
 #include "audio.h"
 #include "fuzz_argv.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	char *s = fuzz_string(data, size), *argv[FUZZ_ARGV_MAX];
-	struct audio_opts o;
-	int argc = fuzz_argv(s, "rtproof-audio", argv);
-
-	audio_parse(&o, argc, argv);
-	free(s);
-	return 0;
-}
+FUZZ_OPTS_TARGET("rtproof-audio", audio_opts, audio_parse)

@@ -6,13 +6,4 @@
 #include "fuzz_argv.h"
 #include "irqlat.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	char *s = fuzz_string(data, size), *argv[FUZZ_ARGV_MAX];
-	struct irqlat_opts o;
-	int argc = fuzz_argv(s, "rtproof-irqlat", argv);
-
-	irqlat_parse(&o, argc, argv);
-	free(s);
-	return 0;
-}
+FUZZ_OPTS_TARGET("rtproof-irqlat", irqlat_opts, irqlat_parse)

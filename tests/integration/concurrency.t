@@ -13,6 +13,7 @@
 #    real tracer's lock (/run/rtproof/timerlat.lock) needs a kernel with the
 #    timerlat tracer: not on this host (the lock itself: test_runlock).
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/fake-tracefs.sh"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 command -v flock >/dev/null || { echo "1..0 # SKIP flock(1) not installed"; exit 0; }
 RUN=$RTPROOF_ROOT/scripts/rtproof-run
@@ -101,25 +102,8 @@ else
 fi
 
 # ---- the timerlat tracer ----
-# fake DIR: a tracefs that offers timerlat (as irqlat-tracefs.t's)
-fake() {
-	mkdir -p "$1/osnoise"
-	echo "timerlat osnoise function nop" >"$1/available_tracers"
-	echo nop >"$1/current_tracer"
-	echo 1 >"$1/tracing_on"
-	echo 1000 >"$1/osnoise/timerlat_period_us"
-	echo 0-1 >"$1/osnoise/cpus"
-	: >"$1/trace"
-	cat >"$1/trace_pipe" <<'LINES'
-     timerlat/0-1234  [000] .......   100.000001: #1 context    irq timer_latency      1234 ns
-     timerlat/0-1234  [000] .......   100.000002: #1 context thread timer_latency      5234 ns
-     timerlat/0-1234  [000] .......   100.001001: #2 context    irq timer_latency      1300 ns
-     timerlat/0-1234  [000] .......   100.001002: #2 context thread timer_latency      6000 ns
-     timerlat/0-1234  [000] .......   100.002002: #3 context thread timer_latency      7000 ns
-LINES
-}
 T=$TMP/tfs
-fake "$T"
+fake_tracefs "$T"
 export RTPROOF_RUN_DIR=$TMP/run
 mkdir -m 0700 "$RTPROOF_RUN_DIR"
 L=$RTPROOF_RUN_DIR/timerlat-$(stat -c '%d-%i' "$T").lock

@@ -9,32 +9,13 @@
 # file that reads but refuses writes is a symbolic link to /dev/full (never
 # read it whole: it does not end).
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/fake-tracefs.sh"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 P=rtproof-irqlat
 
-# fake DIR: a tracefs that offers timerlat (no timerlat_fd: kernel threads)
-fake() {
-	mkdir -p "$1/osnoise" "$1/events/osnoise/nmi_noise" "$1/events/osnoise/irq_noise" \
-		"$1/events/osnoise/softirq_noise" "$1/events/osnoise/thread_noise"
-	echo "timerlat osnoise function nop" >"$1/available_tracers"
-	echo nop >"$1/current_tracer"
-	echo 1 >"$1/tracing_on"
-	echo 1000 >"$1/osnoise/timerlat_period_us"
-	echo 0-1 >"$1/osnoise/cpus"
-	: >"$1/trace"
-	for k in nmi irq softirq thread; do echo 0 >"$1/events/osnoise/${k}_noise/enable"; done
-	cat >"$1/trace_pipe" <<'LINES'
-     timerlat/0-1234  [000] .......   100.000001: #1 context    irq timer_latency      1234 ns
-     timerlat/0-1234  [000] .......   100.000002: #1 context thread timer_latency      5234 ns
-          <idle>-0     [000] d.h1.   100.100000: irq_noise: local_timer:236 start 100.099998 duration 2000 ns
-     timerlat/0-1234  [000] .......   100.001001: #2 context    irq timer_latency      1300 ns
-     timerlat/0-1234  [000] .......   100.001002: #2 context thread timer_latency      6000 ns
-     timerlat/0-1234  [000] .......   100.002002: #3 context thread timer_latency      7000 ns
-LINES
-}
 
 T=$TMP/tfs
-fake "$T"
+fake_tracefs "$T" noise
 $P --source timerlat --tracefs "$T" --osnoise -p 0 -l 3 -D 5s -q --json "$TMP/ok.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 if [ $rc -eq 4 ]; then
@@ -52,7 +33,7 @@ ok $? "  the tracer and the events' enable put back"
 # One event's enable refuses the write: the noise is not recorded (the
 # document must not say 0 for a kind it did not record), and the events
 # enabled before it are put back.
-fake "$T"
+fake_tracefs "$T" noise
 rm "$T/events/osnoise/softirq_noise/enable"
 ln -s /dev/full "$T/events/osnoise/softirq_noise/enable"
 $P --source timerlat --tracefs "$T" --osnoise -p 0 -l 3 -D 5s --json "$TMP/part.json" >"$TMP/out" 2>"$TMP/err"
@@ -67,7 +48,7 @@ ok $? "  the events enabled before it are put back, the one never changed is lef
 # timerlat_fd offered, each CPU's a FIFO fed a byte every 10 ms (a period):
 # the user threads run at --irq-prio's priority, and the document says so.
 F=$TMP/f
-fake "$F"
+fake_tracefs "$F" noise
 mkdir -p "$F/osnoise/per_cpu/cpu0" "$F/osnoise/per_cpu/cpu1"
 mkfifo "$F/osnoise/per_cpu/cpu0/timerlat_fd" "$F/osnoise/per_cpu/cpu1/timerlat_fd"
 echo "OSNOISE_WORKLOAD" >"$F/osnoise/options"
@@ -99,7 +80,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || ! command -v prlim
 	exit
 fi
 U=$TMP/u
-fake "$U"
+fake_tracefs "$U" noise
 mkdir -p "$U/osnoise/per_cpu/cpu0" "$U/osnoise/per_cpu/cpu1"
 : >"$U/osnoise/per_cpu/cpu0/timerlat_fd"
 : >"$U/osnoise/per_cpu/cpu1/timerlat_fd"

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xwindow.h"
+#include "explain/tracecut.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rtp_xev ev[64];
-	struct rtp_xwindow x;
+	struct rtp_tracecut x;
 	char *s = malloc(size + 1), *line, *save = NULL;
 	size_t n = 0;
 	int i;
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x.tid = n ? ev[0].pid : 1;
 	x.release_ns = n ? ev[0].ts + (ev[n - 1].ts - ev[0].ts) / 3 : 0;
 	x.wake_ns = n ? ev[n - 1].ts + 1000 : 1000;
-	if (!rtp_xwindow_analyse(ev, n, &x)) {
+	if (!rtp_tracecut_analyse(ev, n, &x)) {
 		if (x.accounted_ns > x.wake_ns - x.release_ns)
 			abort();
 		for (i = 1; i < x.ncul; i++)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "xwindow.h"
+#include "explain/tracecut.h"
 
 /* A 2 ms FIFO 99 spinner from 100.000000; the release at 100.000500;
  * a timer vector, a device IRQ and a softirq inside the spin; the
@@ -47,7 +47,7 @@ static int parse_all(struct rtp_xev *ev)
 	return n;
 }
 
-static const struct rtp_culprit *find(const struct rtp_xwindow *x, int kind, const char *name)
+static const struct rtp_culprit *find(const struct rtp_tracecut *x, int kind, const char *name)
 {
 	int i;
 
@@ -75,9 +75,9 @@ static void put(const char *root, const char *rel, const char *text)
  * (kernel thread or not) comes from /proc/PID/stat's PF_KTHREAD, and only
  * while that pid still has the comm the trace saw.
  */
-static void test_kthread(const struct rtp_xwindow *x0)
+static void test_kthread(const struct rtp_tracecut *x0)
 {
-	static struct rtp_xwindow x;
+	static struct rtp_tracecut x;
 	char root[64], buf[128];
 
 	snprintf(root, sizeof(root), "%s/rtp-xproc.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -113,7 +113,7 @@ static void test_kthread(const struct rtp_xwindow *x0)
 	put(root, "500/stat", "500 (rtp-spin) R 400 500 400 0 -1 4194560 0 0 0 0\n");
 	put(root, "15/stat", "15 (ktimers/0) S 2 0 0 0 -1 2129984 0 0 0 0\n");
 	put(root, "501/stat", "501 (ktimers/1) S 400 501 400 0 -1 4194560 0 0 0 0\n");
-	rtp_xwindow_policies_in(&x, root);
+	rtp_tracecut_policies_in(&x, root);
 	ok(x.cul[0].kthread == 0, "rtp-spin: a user task (%d)", x.cul[0].kthread);
 	ok(x.cul[1].kthread == 1 && !strncmp(rtp_culprit_label(&x.cul[1], buf, sizeof(buf)),
 					      "ktimers/0[15] (", 15) && strstr(buf, " 1, kernel thread)"),
@@ -124,12 +124,12 @@ static void test_kthread(const struct rtp_xwindow *x0)
 	   "a task gone: not known: %s", buf);
 	/* the pid reused by another task: not known */
 	put(root, "500/stat", "500 (bash) S 400 500 400 0 -1 4194560 0 0 0 0\n");
-	rtp_xwindow_policies_in(&x, root);
+	rtp_tracecut_policies_in(&x, root);
 	ok(x.cul[0].kthread == -1, "pid 500 now runs another comm: not known");
 	/* a kernel thread's longer /proc name (kworker/0:1-events) matches the trace's comm */
 	snprintf(x.cul[1].name, sizeof(x.cul[1].name), "kworker/0:1");
 	put(root, "15/stat", "15 (kworker/0:1-events) I 2 0 0 0 -1 69238880 0 0 0 0\n");
-	rtp_xwindow_policies_in(&x, root);
+	rtp_tracecut_policies_in(&x, root);
 	ok(x.cul[1].kthread == 1, "kworker/0:1 against /proc's kworker/0:1-events: a kernel thread");
 	/* a comm with a terminal escape: shown as '?' on the console */
 	snprintf(x.cul[2].name, sizeof(x.cul[2].name), "a\033]0;x\007b\n");
@@ -148,7 +148,7 @@ static void test_kthread(const struct rtp_xwindow *x0)
 int main(void)
 {
 	struct rtp_xev ev[32], e;
-	struct rtp_xwindow x;
+	struct rtp_tracecut x;
 	const struct rtp_culprit *c;
 	char buf[64];
 	int n, ret;
@@ -180,7 +180,7 @@ int main(void)
 	x.tid = 600;
 	x.release_ns = 100000500000ull;
 	x.wake_ns = 100002010000ull;
-	ret = rtp_xwindow_analyse(ev, (size_t)n, &x);
+	ret = rtp_tracecut_analyse(ev, (size_t)n, &x);
 	ok(ret == 0 && x.covered, "the window is covered");
 	ok(x.ncul >= 4 && x.cul[0].kind == RTP_CK_TASK && !strcmp(x.cul[0].name, "rtp-spin"), "rtp-spin first");
 	is_u64(x.cul[0].ns, 1194000, "rtp-spin held 1194 us of the window (1500 less 306 of interrupts)");
@@ -207,15 +207,15 @@ int main(void)
 
 	/* the trace starts after the release: not covered */
 	x.release_ns = 99998000000ull;
-	ret = rtp_xwindow_analyse(ev, (size_t)n, &x);
+	ret = rtp_tracecut_analyse(ev, (size_t)n, &x);
 	ok(ret == -ENODATA && !x.covered && x.ncul == 0, "a window older than the trace: -ENODATA");
 
 	/* no switch before the release: the task switched out first held the CPU */
 	x.release_ns = 99999500000ull;
-	ret = rtp_xwindow_analyse(ev + 2, (size_t)n - 2, &x);
+	ret = rtp_tracecut_analyse(ev + 2, (size_t)n - 2, &x);
 	ok(ret == -ENODATA, "the first event after the release: not covered");
 	x.release_ns = 100000600000ull;
-	ret = rtp_xwindow_analyse(ev + 3, (size_t)n - 3, &x);
+	ret = rtp_tracecut_analyse(ev + 3, (size_t)n - 3, &x);
 	ok(ret == 0 && x.ncul && !strcmp(x.cul[0].name, "rtp-spin") && x.cul[0].ns == 1100000,
 	   "the task at the release learnt from its switch-out (%llu ns)",
 	   (unsigned long long)(x.ncul ? x.cul[0].ns : 0));

@@ -17,12 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ctlfile.h"
 #include "log.h"
 #include "opt.h"
 #include "rt.h"
 #include "run.h"
 #include "state.h"
-#include "xwindow.h"
+#include "tracecut.h"
 
 #define QLEN 1024			/* outliers handed over, not yet taken */
 #define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
@@ -45,7 +46,7 @@ enum kept_state { KEPT_PENDING, KEPT_DONE };
 struct kept {
 	struct note n;
 	int state;
-	struct rtp_xwindow x;
+	struct rtp_tracecut x;
 };
 
 struct cpuev {
@@ -92,34 +93,6 @@ struct rtp_explain {
 
 /* ---- tracefs files ---------------------------------------------------------------- */
 
-static int write_file(const char *dir, const char *name, const char *val)
-{
-	char path[384];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return (int)n;
-	}
-	close(fd);
-	return 0;
-}
-
-static bool exists(const char *dir, const char *name)
-{
-	char path[384];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return access(path, F_OK) == 0;
-}
-
 /* "%*pb": 32-bit hex groups, most significant first */
 static void cpumask_str(const cpu_set_t *s, int maxcpu, char *buf, size_t len)
 {
@@ -147,15 +120,10 @@ static const char *const extra_systems[] = { "irq_vectors", "osnoise" };
 
 static int find_tracefs(struct rtp_explain *ex, char *why, size_t len)
 {
-	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	size_t i;
+	static const char *const need[] = { "instances", "trace", NULL };
 
-	for (i = 0; i < 2; i++) {
-		if (exists(dirs[i], "instances") && exists(dirs[i], "trace")) {
-			snprintf(ex->dir, sizeof(ex->dir), "%s", dirs[i]);
-			return 0;
-		}
-	}
+	if (!rtp_tracefs_root(need, ex->dir, sizeof(ex->dir)))
+		return 0;
 	snprintf(why, len, "no tracefs mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing "
 		 "(mount -t tracefs nodev /sys/kernel/tracing; the kernel needs CONFIG_FTRACE)");
 	return -ENOENT;
@@ -169,7 +137,7 @@ static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
 
 	for (i = 0; i < sizeof(core_events) / sizeof(core_events[0]); i++) {
 		snprintf(path, sizeof(path), "events/%s/enable", core_events[i]);
-		if (!exists(ex->dir, path) && strcmp(core_events[i], "sched/sched_wakeup_new")) {
+		if (!rtp_ctl_exists(ex->dir, path) && strcmp(core_events[i], "sched/sched_wakeup_new")) {
 			snprintf(why, len, "the kernel has no %s trace event", core_events[i]);
 			return -ENOENT;
 		}
@@ -187,29 +155,29 @@ static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
 		ex->inst[0] = 0;
 		return ret;
 	}
-	if (!exists(ex->inst, "snapshot")) {
+	if (!rtp_ctl_exists(ex->inst, "snapshot")) {
 		snprintf(why, len, "the kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT)");
 		return -ENOENT;
 	}
 	cpumask_str(&ex->measured, ex->maxcpu, mask, sizeof(mask));
 	snprintf(kb, sizeof(kb), "%d", ex->deferred ? BUFFER_KB_AFTER : BUFFER_KB);
-	if ((ret = write_file(ex->inst, "tracing_on", "0")) ||
-	    (ret = write_file(ex->inst, "tracing_cpumask", mask)) ||
-	    (ret = write_file(ex->inst, "buffer_size_kb", kb)) ||
-	    (ret = write_file(ex->inst, "trace_clock", "mono"))) {
+	if ((ret = rtp_ctl_write_at(ex->inst, "tracing_on", "0")) ||
+	    (ret = rtp_ctl_write_at(ex->inst, "tracing_cpumask", mask)) ||
+	    (ret = rtp_ctl_write_at(ex->inst, "buffer_size_kb", kb)) ||
+	    (ret = rtp_ctl_write_at(ex->inst, "trace_clock", "mono"))) {
 		snprintf(why, len, "cannot set up the tracing instance %s: %s", ex->inst, strerror(-ret));
 		return ret;
 	}
 	/* the snapshot buffer now, not at the first outlier: swap once, then clear */
-	if ((ret = write_file(ex->inst, "snapshot", "1")) || (ret = write_file(ex->inst, "snapshot", "2"))) {
+	if ((ret = rtp_ctl_write_at(ex->inst, "snapshot", "1")) || (ret = rtp_ctl_write_at(ex->inst, "snapshot", "2"))) {
 		snprintf(why, len, "cannot allocate the snapshot buffer of %s: %s", ex->inst, strerror(-ret));
 		return ret;
 	}
 	for (i = 0; i < sizeof(core_events) / sizeof(core_events[0]); i++) {
 		snprintf(path, sizeof(path), "events/%s/enable", core_events[i]);
-		if (!exists(ex->inst, path))
+		if (!rtp_ctl_exists(ex->inst, path))
 			continue;
-		ret = write_file(ex->inst, path, "1");
+		ret = rtp_ctl_write_at(ex->inst, path, "1");
 		if (ret) {
 			snprintf(why, len, "cannot enable %s: %s", core_events[i], strerror(-ret));
 			return ret;
@@ -219,12 +187,12 @@ static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
 	}
 	for (i = 0; i < sizeof(extra_systems) / sizeof(extra_systems[0]); i++) {
 		snprintf(path, sizeof(path), "events/%s/enable", extra_systems[i]);
-		if (exists(ex->inst, path) && !write_file(ex->inst, path, "1") && off < sizeof(ex->events))
+		if (rtp_ctl_exists(ex->inst, path) && !rtp_ctl_write_at(ex->inst, path, "1") && off < sizeof(ex->events))
 			off += (size_t)snprintf(ex->events + off, sizeof(ex->events) - off, " %s:*",
 						extra_systems[i]);
 	}
-	write_file(ex->inst, "trace", "");	/* from empty */
-	ret = write_file(ex->inst, "tracing_on", "1");
+	rtp_ctl_write_at(ex->inst, "trace", "");	/* from empty */
+	ret = rtp_ctl_write_at(ex->inst, "tracing_on", "1");
 	if (ret)
 		snprintf(why, len, "cannot start tracing in %s: %s", ex->inst, strerror(-ret));
 	return ret;
@@ -234,8 +202,8 @@ static void remove_instance(struct rtp_explain *ex)
 {
 	if (!ex->inst[0])
 		return;
-	write_file(ex->inst, "tracing_on", "0");
-	write_file(ex->inst, "events/enable", "0");
+	rtp_ctl_write_at(ex->inst, "tracing_on", "0");
+	rtp_ctl_write_at(ex->inst, "events/enable", "0");
 	if (rmdir(ex->inst))
 		rtp_warn("--explain: cannot remove %s: %s", ex->inst, strerror(errno));
 	else
@@ -332,9 +300,9 @@ static int analyse(struct rtp_explain *ex, struct kept *k)
 			n = c->nprev;
 		}
 	}
-	ret = rtp_xwindow_analyse(ev, n, &k->x);
+	ret = rtp_tracecut_analyse(ev, n, &k->x);
 	if (!ret)
-		rtp_xwindow_policies(&k->x);
+		rtp_tracecut_policies(&k->x);
 	return ret;
 }
 
@@ -385,7 +353,7 @@ static void accept(struct rtp_explain *ex, struct kept *slot, bool replaces, uin
 
 static void swap_snapshot(struct rtp_explain *ex)
 {
-	int ret = write_file(ex->inst, "snapshot", "1");
+	int ret = rtp_ctl_write_at(ex->inst, "snapshot", "1");
 
 	if (ret) {
 		snprintf(ex->err, sizeof(ex->err), "cannot take a snapshot: %s", strerror(-ret));
@@ -429,7 +397,7 @@ static void explain_now(struct rtp_explain *ex, struct note *batch, int nb)
 	}
 	if (!loaded)
 		return;
-	write_file(ex->inst, "snapshot", "2");	/* the spare, empty for the next swap */
+	rtp_ctl_write_at(ex->inst, "snapshot", "2");	/* the spare, empty for the next swap */
 	for (cpu = 0; cpu <= ex->maxcpu; cpu++)
 		if (CPU_ISSET(cpu, &ex->measured))
 			cpuev_keep_last(&ex->cpu[cpu]);
@@ -662,7 +630,7 @@ void rtp_explain_finish(struct rtp_explain *ex)
 			explain_now(ex, ex->batch, nb);
 	}
 	if (ex->inst[0]) {
-		write_file(ex->inst, "tracing_on", "0");
+		rtp_ctl_write_at(ex->inst, "tracing_on", "0");
 		/* after the run: what waited, from the snapshot and the ring as it stands */
 		for (i = 0; i < ex->nkept; i++)
 			if (ex->kept[i].state == KEPT_PENDING)
@@ -702,7 +670,7 @@ static void fmt_ms(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.0f us", (double)ns / 1e3);
 }
 
-static const struct rtp_culprit *top(const struct rtp_xwindow *x)
+static const struct rtp_culprit *top(const struct rtp_tracecut *x)
 {
 	return x->ncul ? &x->cul[0] : NULL;
 }
@@ -795,7 +763,7 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 	rtp_json_begin_array(j, "explained");
 	for (i = 0; i < ex->nkept; i++) {
 		const struct kept *k = &ex->kept[i];
-		const struct rtp_xwindow *x = &k->x;
+		const struct rtp_tracecut *x = &k->x;
 		uint64_t win = k->n.wake_ns - k->n.release_ns;
 
 		rtp_json_begin_object(j, NULL);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --explain's analysis: trace lines to events, a latency window to culprits. */
-#include "xwindow.h"
+#include "tracecut.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -312,7 +312,7 @@ static int cmp_cul(const void *a, const void *b)
 	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
 }
 
-int rtp_xwindow_analyse(const struct rtp_xev *ev, size_t n, struct rtp_xwindow *x)
+int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut *x)
 {
 	struct acc *a;
 	struct state s;
@@ -486,7 +486,7 @@ static const char *policy_name(int p)
 	}
 }
 
-void rtp_xwindow_policies_in(struct rtp_xwindow *x, const char *proc)
+void rtp_tracecut_policies_in(struct rtp_tracecut *x, const char *proc)
 {
 	int i;
 
@@ -515,9 +515,9 @@ void rtp_xwindow_policies_in(struct rtp_xwindow *x, const char *proc)
 	}
 }
 
-void rtp_xwindow_policies(struct rtp_xwindow *x)
+void rtp_tracecut_policies(struct rtp_tracecut *x)
 {
-	rtp_xwindow_policies_in(x, "/proc");
+	rtp_tracecut_policies_in(x, "/proc");
 }
 
 /* a name for the console: printable ASCII, the rest '?' */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef RTP_XWINDOW_H
-#define RTP_XWINDOW_H
+#ifndef RTP_TRACECUT_H
+#define RTP_TRACECUT_H
 
 /*
  * The analysis behind --explain, apart from tracefs: one CPU's trace
  * lines parsed into events, and the window from a thread's intended
  * release to its actual wake-up cut into who held the CPU (tasks, hard
  * IRQs, system vectors, softirqs, idle).  Pure functions: unit-tested on
- * planted traces (tests/unit/test_xwindow.c).
+ * planted traces (tests/unit/test_tracecut.c).
  */
 
 #include <stdbool.h>
@@ -66,7 +66,7 @@ struct rtp_culprit {
 
 #define RTP_XMAX_CULPRITS 8
 
-struct rtp_xwindow {
+struct rtp_tracecut {
 	/* in */
 	int cpu, tid;
 	uint64_t release_ns, wake_ns;
@@ -91,9 +91,9 @@ struct rtp_xwindow {
  * Cuts [release, wake] on one CPU's events (in time order) into culprits.
  * x->cpu, tid, release_ns and wake_ns are read; the rest is filled.
  * Returns 0, or -ENODATA when the trace does not reach back to the release
- * (x->covered false).  Task policies are left "" (rtp_xwindow_policies).
+ * (x->covered false).  Task policies are left "" (rtp_tracecut_policies).
  */
-int rtp_xwindow_analyse(const struct rtp_xev *ev, size_t n, struct rtp_xwindow *x);
+int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut *x);
 
 /*
  * Fills each task's policy and priority (sched_getscheduler() while it
@@ -101,9 +101,9 @@ int rtp_xwindow_analyse(const struct rtp_xev *ev, size_t n, struct rtp_xwindow *
  * that pid still has the trace's comm, else -1.  The comm came from the
  * task itself and proves nothing; the flag is the kernel's.
  */
-void rtp_xwindow_policies_in(struct rtp_xwindow *x, const char *proc);
-/* rtp_xwindow_policies_in(x, "/proc") */
-void rtp_xwindow_policies(struct rtp_xwindow *x);
+void rtp_tracecut_policies_in(struct rtp_tracecut *x, const char *proc);
+/* rtp_tracecut_policies_in(x, "/proc") */
+void rtp_tracecut_policies(struct rtp_tracecut *x);
 
 /*
  * "rtp-spin[1234] (FIFO 99, user)", "ktimers/0[15] (FIFO 1, kernel thread)",
@@ -114,4 +114,4 @@ void rtp_xwindow_policies(struct rtp_xwindow *x);
  */
 const char *rtp_culprit_label(const struct rtp_culprit *c, char *buf, size_t len);
 
-#endif /* RTP_XWINDOW_H */
+#endif /* RTP_TRACECUT_H */

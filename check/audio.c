@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof check, audio: the audio group, sound cards, their IRQs and IRQ
+ * threads, USB autosuspend. */
+#include "checks.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "opt.h"
+#include "sysinfo.h"
+
+void check_audio_group(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	bool member = false;
+
+	const char *grp = "audio";
+
+	/* Some distributions grant the limits to "realtime" instead. */
+	for (int i = 0; i < c->ngroups; i++) {
+		if (!strcmp(c->groups[i], "audio") || !strcmp(c->groups[i], "realtime")) {
+			member = true;
+			grp = c->groups[i];
+		}
+	}
+	fix(r, "usermod -aG audio %s; log in again", c->user);
+	if (member) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "%s is in group %s", c->user, grp);
+		return;
+	}
+	if (c->uid == 0) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "%s (uid 0) is not in group audio, and as root need not be", c->user);
+		return;
+	}
+	r->status = RTP_CHECK_FAIL;
+	seen(r, "%s is not in group audio (groups: %s%s%s%s): the sound devices and the group's "
+		"limits are not theirs", c->user, c->ngroups > 0 ? c->groups[0] : "none",
+	     c->ngroups > 1 ? ", " : "", c->ngroups > 1 ? c->groups[1] : "", c->ngroups > 2 ? ", ..." : "");
+}
+
+#define MAX_CARDS 8
+struct cards {
+	int n;
+	int num[MAX_CARDS];
+	char desc[MAX_CARDS][128];
+	bool usb[MAX_CARDS];
+	bool no_alsa;
+};
+
+static void read_cards(const struct rtp_check_ctx *c, struct cards *k)
+{
+	char *t = rtp_check_slurp(c, "/proc/asound/cards", 1 << 16);
+
+	memset(k, 0, sizeof(*k));
+	if (!t) {
+		k->no_alsa = true;
+		return;
+	}
+	for (const char *l = t; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *p = l, *e;
+		char *end;
+		long num;
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		if (!isdigit((unsigned char)*p) || k->n >= MAX_CARDS)
+			continue;
+		num = strtol(p, &end, 10);
+		if (*end != ' ')
+			continue;
+		e = strchr(p, '\n');
+		n = e ? (size_t)(e - p) : strlen(p);
+		if (n >= sizeof(k->desc[0]))
+			n = sizeof(k->desc[0]) - 1;
+		k->num[k->n] = (int)num;
+		memcpy(k->desc[k->n], p, n);
+		k->desc[k->n][n] = '\0';
+		k->usb[k->n] = strstr(k->desc[k->n], "USB-Audio") != NULL;
+		k->n++;
+	}
+	free(t);
+}
+
+static bool no_cards(const struct rtp_check_ctx *c, const struct cards *k,
+		     struct rtp_check_result *r, bool skip)
+{
+	if (k->n)
+		return false;
+	r->status = skip ? RTP_CHECK_SKIP : RTP_CHECK_FAIL;
+	if (k->no_alsa)
+		seen(r, "no sound card: %s/proc/asound missing (no ALSA driver loaded)", c->root);
+	else
+		seen(r, "no sound card in %s/proc/asound/cards", c->root);
+	fix(r, "attach a sound card; to exercise the audio path without one: modprobe snd-dummy");
+	return true;
+}
+
+void check_sound_cards(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	struct cards k;
+
+	read_cards(c, &k);
+	if (no_cards(c, &k, r, false))
+		return;
+	r->status = RTP_CHECK_PASS;
+	seen(r, "%d sound card(s):", k.n);
+	for (int i = 0; i < k.n; i++)
+		append(r->seen, sizeof(r->seen), "%s %s", i ? ";" : "", k.desc[i]);
+}
+
+#define MAX_SND_IRQS 16
+struct snd_irqs {
+	int n;
+	char irq[MAX_SND_IRQS][16];
+	int card[MAX_SND_IRQS];
+	int actions[MAX_SND_IRQS];	/* -1 not in /proc/interrupts */
+	char names[MAX_SND_IRQS][128];
+};
+
+static void add_irq(struct snd_irqs *s, const char *irq, int card)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->irq[i], irq))
+			return;
+	if (s->n >= MAX_SND_IRQS)
+		return;
+	snprintf(s->irq[s->n], sizeof(s->irq[0]), "%s", irq);
+	s->card[s->n] = card;
+	s->actions[s->n] = -1;
+	s->names[s->n][0] = '\0';
+	s->n++;
+}
+
+/* The IRQs of each card: MSI vectors, else the PCI line; USB cards: the host controllers'. */
+static void sound_irqs(const struct rtp_check_ctx *c, const struct cards *k, struct snd_irqs *s)
+{
+	char *ints = rtp_check_slurp(c, "/proc/interrupts", 1 << 22);
+
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < k->n; i++) {
+		char rel[128], dir[PATH_MAX + 128], irq[32];
+		struct dirent *d;
+		DIR *dp;
+		bool got = false;
+
+		if (k->usb[i]) {
+			for (const char *l = ints; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+				char name[16], act[256];
+
+				if (rtp_parse_interrupts_line(l, name, sizeof(name), act, sizeof(act)) > 0 &&
+				    (strstr(act, "xhci_hcd") || strstr(act, "ehci_hcd") ||
+				     strstr(act, "ohci_hcd") || strstr(act, "uhci_hcd") || strstr(act, "dwc")))
+					add_irq(s, name, k->num[i]);
+			}
+			continue;
+		}
+		snprintf(rel, sizeof(rel), "/sys/class/sound/card%d/device/msi_irqs", k->num[i]);
+		rpath(c, rel, dir, sizeof(dir));
+		dp = opendir(dir);
+		while (dp && (d = readdir(dp))) {
+			if (isdigit((unsigned char)d->d_name[0])) {
+				add_irq(s, d->d_name, k->num[i]);
+				got = true;
+			}
+		}
+		if (dp)
+			closedir(dp);
+		if (!got && !readf(c, irq, sizeof(irq), "/sys/class/sound/card%d/device/irq", k->num[i]) &&
+		    atoi(irq) > 0)
+			add_irq(s, irq, k->num[i]);
+	}
+	for (const char *l = ints; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char name[16], act[128];
+		int n = rtp_parse_interrupts_line(l, name, sizeof(name), act, sizeof(act));
+
+		for (int i = 0; n >= 0 && i < s->n; i++) {
+			if (!strcmp(s->irq[i], name)) {
+				s->actions[i] = n;
+				snprintf(s->names[i], sizeof(s->names[0]), "%s", act);
+			}
+		}
+	}
+	free(ints);
+}
+
+void check_sound_irq(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	struct snd_irqs s;
+	struct cards k;
+	int shared = 0, known = 0;
+
+	read_cards(c, &k);
+	if (no_cards(c, &k, r, true))
+		return;
+	sound_irqs(c, &k, &s);
+	seen(r, "%s", "");
+	for (int i = 0; i < s.n; i++) {
+		if (s.actions[i] < 0)
+			continue;
+		known++;
+		append(r->seen, sizeof(r->seen), "%scard %d IRQ %s: %s", known > 1 ? "; " : "", s.card[i],
+		       s.irq[i], s.names[i][0] ? s.names[i] : "no action");
+		if (s.actions[i] > 1)
+			shared++;
+	}
+	if (!known) {
+		r->status = RTP_CHECK_SKIP;
+		seen(r, "the cards' IRQs were not found in %s/proc/interrupts "
+			"(no device/irq or device/msi_irqs under /sys/class/sound/cardN)", c->root);
+		return;
+	}
+	if (!shared) {
+		r->status = RTP_CHECK_PASS;
+		append(r->seen, sizeof(r->seen), ": not shared");
+		return;
+	}
+	r->status = RTP_CHECK_FAIL;
+	append(r->seen, sizeof(r->seen), ": %d IRQ(s) shared with other devices", shared);
+	fix(r, "move the card to another slot or port, or unbind the other device sharing the IRQ "
+	       "(echo ADDR > /sys/bus/pci/drivers/DRIVER/unbind); a USB card: its own USB controller");
+}
+
+struct irq_threads {
+	const struct snd_irqs *s;
+	int found, low;
+	int audio_prio;
+	char list[512];
+};
+
+static int find_irq_thread(const struct rtp_check_ctx *c, const char *pid, const char *comm, void *arg)
+{
+	struct irq_threads *t = arg;
+	char stat[1024];
+	int policy, prio;
+
+	if (strncmp(comm, "irq/", 4))
+		return 0;
+	for (int i = 0; i < t->s->n; i++) {
+		size_t n = strlen(t->s->irq[i]);
+
+		if (strncmp(comm + 4, t->s->irq[i], n) || comm[4 + n] != '-')
+			continue;
+		if (readf(c, stat, sizeof(stat), "/proc/%s/stat", pid) ||
+		    rtp_parse_proc_stat_prio(stat, &policy, &prio))
+			continue;
+		t->found++;
+		if (policy == 0 || prio <= t->audio_prio)
+			t->low++;
+		append(t->list, sizeof(t->list), "%s%s %s %d", t->found > 1 ? ", " : "", comm,
+		       policy == 1 ? "FIFO" : policy == 2 ? "RR" : "OTHER", prio);
+	}
+	return 0;
+}
+
+void check_irq_prio(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	struct irq_threads t = { 0 };
+	struct snd_irqs s;
+	struct cards k;
+
+	read_cards(c, &k);
+	if (no_cards(c, &k, r, true))
+		return;
+	sound_irqs(c, &k, &s);
+	if (!s.n) {
+		r->status = RTP_CHECK_SKIP;
+		seen(r, "the cards' IRQs are unknown (no device/irq or msi_irqs under /sys/class/sound)");
+		return;
+	}
+	t.s = &s;
+	t.audio_prio = c->audio_prio;
+	each_proc(c, find_irq_thread, &t);
+	fix(r, "apt-get install rtirq-init (raises sound IRQ threads above the audio thread), or: "
+	       "for p in $(pgrep -P 2 '^irq/%s-'); do chrt -f -p %d $p; done", s.irq[0],
+	    c->audio_prio + 5 > 99 ? 99 : c->audio_prio + 5);
+	if (!t.found) {
+		r->status = RTP_CHECK_FAIL;
+		seen(r, "no IRQ thread for the sound IRQ(s) %s%s: their handlers are not threaded "
+			"and cannot be prioritised", s.irq[0], s.n > 1 ? ",..." : "");
+		fix(r, "boot with threadirqs (or a PREEMPT_RT kernel), then apt-get install rtirq-init");
+		return;
+	}
+	if (!t.low) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "sound IRQ threads above the audio thread's priority %d: %s", c->audio_prio, t.list);
+		return;
+	}
+	r->status = RTP_CHECK_FAIL;
+	seen(r, "%d sound IRQ thread(s) at or below the audio thread's priority %d: %s", t.low,
+	     c->audio_prio, t.list);
+}
+
+void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	char auto_s[32] = "unread: usbcore not loaded", ctl[32], bad[256] = "", cmd[512] = "";
+	int nusb = 0, nbad = 0;
+	struct cards k;
+
+	read_cards(c, &k);
+	rtp_check_read(c, "/sys/module/usbcore/parameters/autosuspend", auto_s, sizeof(auto_s));
+	for (int i = 0; i < k.n; i++) {
+		if (!k.usb[i])
+			continue;
+		nusb++;
+		if (readf(c, ctl, sizeof(ctl), "/sys/class/sound/card%d/device/../power/control", k.num[i]))
+			continue;
+		if (strcmp(ctl, "on") && nbad++ < 4) {
+			append(bad, sizeof(bad), "%scard %d power/control %s", nbad > 1 ? ", " : "",
+			       k.num[i], ctl);
+			append(cmd, sizeof(cmd), " /sys/class/sound/card%d/device/../power/control", k.num[i]);
+		}
+	}
+	if (!nusb) {
+		r->status = RTP_CHECK_SKIP;
+		seen(r, "no USB audio device (usbcore.autosuspend %s)", auto_s);
+		return;
+	}
+	fix(r, "echo on | tee%s (boot: usbcore.autosuspend=-1)", cmd[0] ? cmd : " /sys/class/sound/cardN/device/../power/control");
+	if (!nbad) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "%d USB audio device(s) kept powered (power/control on; usbcore.autosuspend=%s)",
+		     nusb, auto_s);
+		return;
+	}
+	r->status = RTP_CHECK_FAIL;
+	seen(r, "USB audio may autosuspend: %s (usbcore.autosuspend=%s)", bad, auto_s);
+}
+
