@@ -353,7 +353,6 @@ install: all man
 	install -m 644 scripts/rtproof-lib.sh $(DESTDIR)$(LIBEXEC)/
 	$(if $(wildcard scripts/*.gp),install -m 644 $(wildcard scripts/*.gp) $(DESTDIR)$(LIBEXEC)/)
 	install -m 755 kernel/vm/init kernel/vm/mkinitramfs $(DESTDIR)$(RTP_HOME)/kernel/vm/
-	install -m 644 kernel/vm/test-lib.sh $(DESTDIR)$(RTP_HOME)/kernel/vm/
 	install -m 755 kernel/check-config $(DESTDIR)$(RTP_HOME)/kernel/
 	install -m 644 kernel/config/*.config $(DESTDIR)$(RTP_HOME)/kernel/config/
 	install -m 644 kernel/module/* $(DESTDIR)$(RTP_HOME)/kernel/module/

@@ -7,10 +7,8 @@
 # after about one buffer; a capture device that is not the loopback's other
 # end returns nothing, and the run says so (exit 1).
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
-vm_need_qemu
-[ -x "$RTPROOF_BIN/rtproof-audio" ] || skip_all "rtproof-audio not built"
-vm_fetch rt
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
+vm_need rtproof-audio rt
 
 start=$(date +%s)
 "$VM" -q --kernel rt --module snd-aloop --timeout 90s --out "$TMP/vm" -- sh -c '

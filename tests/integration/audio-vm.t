@@ -8,10 +8,8 @@
 # come back over 9p and are checked here.  The clean runs use 32 ms of
 # buffer (the guest's worst wake-up was 43 us), the stall is 40 ms.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
-vm_need_qemu
-[ -x "$RTPROOF_BIN/rtproof-audio" ] || skip_all "rtproof-audio not built"
-vm_fetch rt
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
+vm_need rtproof-audio rt
 
 start=$(date +%s)
 "$VM" -q --kernel rt --module snd-dummy --timeout 90s --out "$TMP/vm" -- sh -c '

@@ -5,7 +5,7 @@
 # the stock kernel booted preempt=voluntary it fails and names the mode;
 # both name the hypervisor.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 vm_fetch stock
 vm_fetch rt

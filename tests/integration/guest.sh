@@ -22,7 +22,7 @@ in_guest() {
 		in_guest_relay "$1" "$(cat "$RTPROOF_GUEST_BATCH/$_n.rc")" "$RTPROOF_GUEST_BATCH/$_n.tap" \
 			"$RTPROOF_GUEST_BATCH/serial.log"
 	fi
-	. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+	. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 	vm_need_qemu
 	vm_fetch "$1"
 	_g=$TMP/guest

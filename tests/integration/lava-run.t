@@ -9,7 +9,7 @@
 # job log identical to the guest's (sha256 printed by the guest) and to what
 # `rtproof lava results` extracts again; JUnit XML valid.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 LAVA=$RTPROOF_ROOT/scripts/rtproof-lava
 
 # Without lava-run: a clear skip naming the package (no job is attempted).

@@ -8,11 +8,7 @@ for sig in INT TERM; do
 	rtproof-lockstress --scenario contention,percpu -D 30s -q --json "$TMP/$sig.json" >"$TMP/$sig.out" 2>&1 &
 	pid=$!
 	sleep 1.5
-	kill -$sig $pid
-	t0=$(date +%s%N)
-	wait $pid
-	rc=$?
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	stop_wait $sig $pid
 	[ $rc -eq 0 ]; ok $? "SIG$sig: exits 0 with its results (got $rc) in $ms ms"
 	[ $ms -le 3000 ]; ok $? "SIG$sig: stops promptly ($ms ms)"
 	check "SIG$sig: complete document, stopped by the signal" jq_ok "$TMP/$sig.json" '
@@ -26,11 +22,7 @@ done
 rtproof-lockstress --scenario inversion --burn 2s --hold 20ms --iterations 50 -q --json "$TMP/inv.json" >"$TMP/inv.out" 2>&1 &
 pid=$!
 sleep 1.5
-kill -INT $pid
-t0=$(date +%s%N)
-wait $pid
-rc=$?
-ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+stop_wait INT $pid
 [ $rc -le 2 ]; ok $? "inversion: SIGINT mid-round ends the run (exit $rc) in $ms ms"
 [ $ms -le 2000 ]; ok $? "inversion: within 2 s, sleeping threads see the stop ($ms ms)"
 check "inversion: the document is complete" jq_ok "$TMP/inv.json" '.events.stopped_by == "signal" and (.scenarios.inversion.protocols | length) >= 1'

@@ -4,18 +4,7 @@
 # Without RT privilege: a clear message and exit 4 (skip), a skip document; SCHED_OTHER scenarios still run.
 . "$(dirname "$0")/tap.sh"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
-	skip "unprivileged run" "needs root and setpriv to drop privileges"
-	done_testing
-	exit
-fi
-chmod 777 "$TMP"
-drop() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all "$@"; }
-if ! drop test -x "$RTPROOF_BIN/rtproof-lockstress"; then
-	skip "unprivileged run" "the build directory is not readable by nobody"
-	done_testing
-	exit
-fi
+need_nobody "$RTPROOF_BIN/rtproof-lockstress"
 drop sh -c 'ulimit -r 0 2>/dev/null; exec "$0" "$@"' "$RTPROOF_BIN/rtproof-lockstress" --scenario inversion -q \
 	--json "$TMP/u.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?

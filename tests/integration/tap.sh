@@ -57,3 +57,31 @@ now_ms() {
 	*) echo $((_n / 1000000)) ;;
 	esac
 }
+
+# drop CMD...: CMD as nobody, no groups, no capabilities (needs root)
+drop() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all "$@"; }
+# need_nobody PROG: the whole test skips unless this is root with setpriv
+# and nobody can run PROG; $TMP is opened to nobody
+need_nobody() {
+	if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+		skip "unprivileged run" "needs root and setpriv to drop privileges"
+		done_testing
+		exit
+	fi
+	chmod 777 "$TMP"
+	if ! drop test -x "$1"; then
+		skip "unprivileged run" "the build directory is not readable by nobody"
+		done_testing
+		exit
+	fi
+}
+
+# stop_wait SIG PID: sends SIG to PID and waits for it; sets rc (its exit
+# status) and ms (how long it took to end, in milliseconds)
+stop_wait() {
+	kill -"$1" "$2"
+	_t0=$(date +%s%N)
+	wait "$2"
+	rc=$?
+	ms=$(( ($(date +%s%N) - _t0) / 1000000 ))
+}

@@ -6,7 +6,7 @@
 # and full on stock booted with preempt=full.  The stock boot runs on plain
 # TCG (half icount's boot time): no figure is asserted.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 [ -x "$RTPROOF_BIN/rtproof-cyclic" ] || skip_all "rtproof-cyclic not built"
 vm_fetch stock rt

@@ -16,7 +16,7 @@
 #    no longer known);
 #  - the overhead: cyclic p50/p99 with and without --explain (diagnostics).
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 for p in rtproof-cyclic rtproof-irqlat rtproof-audio rtp-spin; do
 	[ -x "$RTPROOF_BIN/$p" ] || skip_all "$p not built"
@@ -56,15 +56,8 @@ chmod +x "$TMP/guest.sh"
 fig() { jq -r '.metrics[0] | "\(.percentiles["50"] / 1000)/\(.percentiles["99"] / 1000)/\(.max / 1000) us"' "$1" 2>/dev/null; }
 
 for k in $KERNELS; do
-	mkdir -p "$TMP/$k.add"
 	adds=()
-	if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" \
-		KERNEL=$k >"$TMP/build-$k.log" 2>&1; then
-		ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
-			-C "$RTPROOF_ROOT/kernel/module" KERNEL=$k print-ko 2>/dev/null)
-		cp "$ko" "$TMP/$k.add/" && chmod +x "$TMP/$k.add/rtproof_irqlat.ko" &&
-			adds+=(--add "$TMP/$k.add/rtproof_irqlat.ko")
-	fi
+	ko=$(vm_module "$k" "$TMP/$k.add") && adds+=(--add "$ko")
 	v0=$(date +%s)
 	"$VM" -q --kernel $k --timeout 300s --out "$TMP/$k" "${adds[@]}" -- "$TMP/guest.sh" \
 		>"$TMP/$k.out" 2>"$TMP/$k.err"

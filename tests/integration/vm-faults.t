@@ -11,7 +11,7 @@
 # No figure is asserted: the guests run on plain TCG (--clock tcg boots in
 # half the time of icount), and the timeout's path is the hang's.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 vm_fetch stock
 

@@ -5,7 +5,7 @@
 # (6.1 from the host's bookworm sources, 6.12 through the private trixie
 # list), a second fetch downloads and unpacks nothing, bad input is refused.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 command -v apt-get >/dev/null || skip_all "not a Debian system (no apt-get)"
 command -v jq >/dev/null || true
 

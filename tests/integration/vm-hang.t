@@ -4,7 +4,7 @@
 # The VM runner's failure paths: the guest's exit status comes back, bad
 # options are refused before anything is written.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 vm_fetch stock rt-6.1 rt-6.12
 

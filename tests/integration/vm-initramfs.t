@@ -5,7 +5,7 @@
 # suite's binaries with every library they need, ALSA's configuration, the
 # virtio/9p modules with their dependencies and a modules.dep.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 vm_fetch stock rt
 MK=$RTPROOF_ROOT/kernel/vm/mkinitramfs

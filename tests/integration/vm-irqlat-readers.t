@@ -12,7 +12,7 @@
 # The module's run must leave no kernel warning (rtproof vm reads the
 # guest's full dmesg).
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 [ -x "$RTPROOF_BIN/rtproof-irqlat" ] || skip_all "rtproof-irqlat not built"
 command -v cc >/dev/null || skip_all "no C compiler"
@@ -20,7 +20,7 @@ kernels=${RTPROOF_VM_KERNELS:-stock-6.1 rt-6.12}
 vm_fetch $kernels
 
 cc -O2 -Wall -Wextra -Werror -pthread -DPER_READER=3000 -I"$RTPROOF_ROOT/kernel/module" -o "$TMP/irqlat-readers" \
-	"$RTPROOF_ROOT/kernel/vm/irqlat-readers.c"
+	"$RTPROOF_ROOT/tests/vm/irqlat-readers.c"
 ok $? "irqlat-readers builds"
 
 cat >"$TMP/guest.sh" <<'EOF2'
@@ -33,14 +33,10 @@ EOF2
 chmod +x "$TMP/guest.sh"
 
 for k in $kernels; do
-	kmake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k "$@"; }
-	kmake >"$TMP/build-$k.log" 2>&1
+	vm_module "$k" "$TMP/$k.add" >/dev/null
 	rc=$?
 	ok $rc "$k: the module builds"
 	[ $rc = 0 ] || { sed 's/^/# /' "$TMP/build-$k.log" | tail -n 10; continue; }
-	ko=$(kmake -s print-ko 2>/dev/null | tail -n 1)
-	mkdir -p "$TMP/$k.add"
-	cp "$ko" "$TMP/$k.add/" && chmod +x "$TMP/$k.add/rtproof_irqlat.ko"
 	v0=$(date +%s)
 	"$VM" -q --kernel "$k" --clock tcg --smp 2 --timeout 240s --out "$TMP/$k" \
 		--add "$TMP/$k.add/rtproof_irqlat.ko" --add "$TMP/irqlat-readers" -- "$TMP/guest.sh" \

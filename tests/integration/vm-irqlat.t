@@ -10,7 +10,7 @@
 # timerlat and rtc sources run beside it, and rtla timerlat when the host
 # has it, for the cross-check (figures printed as TAP diagnostics).
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 [ -x "$RTPROOF_BIN/rtproof-irqlat" ] || skip_all "rtproof-irqlat not built"
 command -v make >/dev/null || skip_all "make not installed"

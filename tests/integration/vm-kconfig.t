@@ -8,7 +8,7 @@
 # With RTPROOF_KERNEL_BUILD=1 it also builds a tinyconfig-based PREEMPT_RT
 # guest kernel from linux-source-6.12 and boots it (several minutes).
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 command -v apt-get >/dev/null || skip_all "not a Debian system (no apt-get)"
 for t in make gcc flex bison bc; do
 	command -v $t >/dev/null || skip_all "$t not installed (needed to configure a kernel)"

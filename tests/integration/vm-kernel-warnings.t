@@ -8,7 +8,7 @@
 # kernel-warnings.txt and vm.json and fails the run (exit 2);
 # --ignore-kernel-warnings reports it and keeps the command's status.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 k=${RTPROOF_VM_KERNEL:-stock-6.1}
 command -v make >/dev/null || skip_all "make not installed"

@@ -4,7 +4,7 @@
 # rtproof vm modes: the background load really runs beside the command, and
 # --clock kvm either runs under KVM or says it fell back to tcg.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 vm_fetch stock
 

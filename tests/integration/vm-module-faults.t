@@ -12,7 +12,7 @@
 #    cpu= naming an offline CPU (open fails EINVAL).
 # One boot of the stock kernel (tcg, two vCPUs).
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 command -v make >/dev/null || skip_all "make not installed"
 vm_fetch stock

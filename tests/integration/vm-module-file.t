@@ -4,7 +4,7 @@
 # rtproof vm --module-file: an out-of-tree module goes into the initramfs
 # (vermagic checked against the kernel) and is loaded in the guest.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 command -v make >/dev/null || skip_all "make not installed"
 vm_fetch stock rt

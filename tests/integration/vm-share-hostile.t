@@ -14,7 +14,7 @@
 # temporary directories (QEMU's option syntax) and that the guest's own
 # results still come back readable.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 k=${RTPROOF_VM_KERNEL:-stock}
 vm_fetch "$k"

@@ -9,7 +9,7 @@
 # is as before: no rtproof instance, delay_us back, current_tracer as it
 # was, no state file left.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 for p in rtproof-cyclic rtproof-irqlat; do
 	[ -x "$RTPROOF_BIN/$p" ] || skip_all "$p not built"
@@ -64,15 +64,8 @@ EOF
 chmod +x "$TMP/guest.sh"
 
 for k in $KERNELS; do
-	mkdir -p "$TMP/$k.add"
 	adds=()
-	if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" \
-		KERNEL=$k >"$TMP/build-$k.log" 2>&1; then
-		ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
-			-C "$RTPROOF_ROOT/kernel/module" KERNEL=$k print-ko 2>/dev/null)
-		cp "$ko" "$TMP/$k.add/" && chmod +x "$TMP/$k.add/rtproof_irqlat.ko" &&
-			adds+=(--add "$TMP/$k.add/rtproof_irqlat.ko")
-	fi
+	ko=$(vm_module "$k" "$TMP/$k.add") && adds+=(--add "$ko")
 	v0=$(date +%s)
 	"$VM" -q --kernel $k --clock tcg --timeout 300s --out "$TMP/$k" "${adds[@]}" -- "$TMP/guest.sh" \
 		>"$TMP/$k.out" 2>"$TMP/$k.err"

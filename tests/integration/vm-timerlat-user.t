@@ -9,7 +9,7 @@
 # kernel rtla: the host's Debian 12 rtla has no -u); on 6.1's RT kernel the
 # stage is absent and the report says why. Both: --osnoise's per-CPU noise.
 . "$(dirname "$0")/tap.sh"
-. "$RTPROOF_ROOT/kernel/vm/test-lib.sh"
+. "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 [ -x "$RTPROOF_BIN/rtproof-irqlat" ] || skip_all "rtproof-irqlat not built"
 vm_fetch rt-6.12 rt-6.1

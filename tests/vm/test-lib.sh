@@ -31,3 +31,25 @@ vm_fetch() {
 	echo "1..1"
 	exit 1
 }
+
+# vm_module KERNEL DIR: builds rtproof_irqlat.ko for KERNEL (kernel/module,
+# its build directory cached per release) and puts it in DIR, executable for
+# --add; prints its path.  A failed build: its log in $TMP/build-KERNEL.log,
+# exit 1.
+vm_module() {
+	mkdir -p "$2" &&
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" \
+			KERNEL="$1" >"$TMP/build-$1.log" 2>&1 || return 1
+	_ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
+		-C "$RTPROOF_ROOT/kernel/module" KERNEL="$1" print-ko 2>/dev/null | tail -n 1)
+	cp "$_ko" "$2/" && chmod +x "$2/rtproof_irqlat.ko" && echo "$2/rtproof_irqlat.ko"
+}
+
+# vm_need PROGRAM KERNEL...: QEMU here, PROGRAM built, the kernels fetched
+# (else the whole test skips, as vm_need_qemu and vm_fetch say)
+vm_need() {
+	vm_need_qemu
+	[ -x "$RTPROOF_BIN/$1" ] || skip_all "$1 not built"
+	shift
+	vm_fetch "$@"
+}
