@@ -302,8 +302,9 @@ static double side_neff(const struct pooled *p, double q, bool lower_tail, const
 		*how = "samples as if independent (no time series)";
 		return (double)p->count;
 	}
+	/* the level: just below the quantile's bucket, so that the bucket counts */
 	rank_value(p, r ? r : 1, &lo, &hi);
-	theta = cmp_extremal_index(p, hi);
+	theta = cmp_extremal_index(p, lo - 1);
 	if (isnan(theta)) {
 		*how = "samples as if independent (no sample above the level)";
 		return (double)p->count;
