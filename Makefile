@@ -315,6 +315,12 @@ bench-scale: all $(BIN)/rtp-measure
 bench-driver: all
 	RTPROOF_BIN=$(abspath $(BIN)) scripts/bench-driver
 
+# rtproof compare on synthetic documents of known truth, fixed seeds: false
+# alarms and power per case (docs/compare.md records the figures).
+BENCH_COMPARE_PAIRS ?= 200
+bench-compare: all $(BIN)/rtp-mkdoc
+	tools/compare/bench-compare.sh $(abspath $(BIN)) $(BENCH_COMPARE_PAIRS)
+
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
 run: deps-auto
@@ -369,7 +375,7 @@ clean:
 
 -include kernel/kernel.mk
 
-.PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
+.PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist bench-compare \
 	deps deps-auto check-quick test-build unit-bins fuzz-bins tsan-bins \
 	bench-cyclic bench-driver bench-scale bench-signals bench-soak run man lava install clean
 

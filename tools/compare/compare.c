@@ -128,6 +128,30 @@ static void add_estimate(const struct pooled *p, const struct rtp_doc_metric *m,
 	e->block_samples = p->block_samples;
 }
 
+/* How many per-thread metrics an aggregate ("... all") metric of the document merges. */
+static size_t components(const struct rtp_doc *d, const struct rtp_doc_metric *m)
+{
+	char cpu[32], thr[32], c2[32], t2[32];
+	size_t i, n = 0;
+
+	key_field(m->key, "thread", thr, sizeof(thr));
+	key_field(m->key, "cpu", cpu, sizeof(cpu));
+	if (strcmp(thr, "all"))
+		return 1;
+	for (i = 0; i < d->nmetrics; i++) {
+		if (strcmp(d->metrics[i].name, m->name))
+			continue;
+		key_field(d->metrics[i].key, "thread", t2, sizeof(t2));
+		key_field(d->metrics[i].key, "cpu", c2, sizeof(c2));
+		if (!t2[0] || !strcmp(t2, "all"))
+			continue;
+		if (strcmp(cpu, "all") && strcmp(cpu, c2))
+			continue;
+		n++;
+	}
+	return n ? n : 1;
+}
+
 static int compare_side(const struct side *base, const struct side *nw, int ni, const struct ctx *c,
 			size_t *matched, size_t *unmatched, char *first_unmatched, size_t fulen)
 {
@@ -179,6 +203,7 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 				}
 			}
 			(*matched)++;
+			pb.components = pn.components = components(bd, m);
 			for (f = 0; f < (margin ? 2u : 5u); f++) {
 				struct row *w = row_add();
 
@@ -205,6 +230,26 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 					w->figure = "max";
 					max_row(w, &pb, &pn, c);
 				}
+			}
+			for (f = 0; f < c->o->nbudgets && !margin && !strcmp(m->unit, "ns"); f++) {
+				const struct budget *bg = &c->o->budgets[f];
+				struct row *w;
+
+				if (strcmp(bg->metric, m->name) || (bg->bench[0] && strcmp(bg->bench, bd->bench)))
+					continue;
+				w = row_add();
+				if (!w) {
+					pooled_free(&pb);
+					pooled_free(&pn);
+					return -ENOMEM;
+				}
+				w->bench = bd->bench;
+				w->metric = m->name;
+				w->key = m->key;
+				w->unit = "/h";
+				w->figure = bg->figure;
+				w->new_index = ni;
+				budget_row(w, &pb, &pn, bg, c);
 			}
 			if (!margin && !strcmp(m->unit, "ns")) {
 				if (ni == 0)
@@ -257,6 +302,9 @@ static void usage(FILE *f)
 	      "                   the headline measure of each bench)\n"
 	      "  --json OUT       also write the comparison as JSON (rtproof-compare/1)\n"
 	      "  --allow-unfair   compare despite different loads, CPU counts or commands\n"
+	      "  --budget BENCH.METRIC=LIMIT  episodes above LIMIT (100us, 2ms; a bare\n"
+	      "                   number is us) per hour on each side with intervals, their\n"
+	      "                   ratio and a verdict; repeatable (cyclic.wakeup_latency=100us)\n"
 	      "  --strict         an undecided figure (worse in its point value, or a max\n"
 	      "                   5x apart, that the data cannot confirm) exits 3\n"
 	      "  -q, --quiet      no table, only the verdict line\n"
@@ -298,6 +346,7 @@ int main(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "allow-unfair", no_argument, NULL, 'u' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "budget", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
@@ -349,6 +398,15 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			o.strict = true;
+			break;
+		case 'b':
+			if (o.nbudgets == MAX_BUDGETS) {
+				rtp_error("--budget %s: at most %d budgets", optarg, MAX_BUDGETS);
+				return RTP_EXIT_ERROR;
+			}
+			if (cmp_budget_parse(optarg, &o.budgets[o.nbudgets]))
+				return RTP_EXIT_ERROR;
+			o.nbudgets++;
 			break;
 		case 'q':
 			quiet = true;
@@ -424,6 +482,18 @@ int main(int argc, char **argv)
 		if (matched == m0) {
 			rtp_error("%s against %s: no metric matches (bench, name, cpu, thread)%s%s", sides[0].label,
 				  sides[s].label, unmatched > u0 ? "; e.g. " : "", unmatched > u0 ? first_unmatched : "");
+			goto out;
+		}
+	}
+	for (k = 0; k < o.nbudgets; k++) {
+		size_t r;
+
+		for (r = 0; r < cmp_nrows && cmp_rows[r].figure != o.budgets[k].figure; r++)
+			;
+		if (r == cmp_nrows) {
+			rtp_error("--budget %s%s%s=%s: no such latency metric in the documents (see --metric)",
+				  o.budgets[k].bench, o.budgets[k].bench[0] ? "." : "", o.budgets[k].metric,
+				  o.budgets[k].figure + 1);
 			goto out;
 		}
 	}

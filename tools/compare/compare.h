@@ -37,6 +37,14 @@ struct side {
 	size_t nruns;
 };
 
+#define MAX_BUDGETS	16
+struct budget {
+	char bench[48];		/* "" for any bench */
+	char metric[64];
+	uint64_t limit_ns;
+	char figure[32];	/* the row's figure: ">100us" */
+};
+
 struct opts {
 	double confidence;
 	double threshold;
@@ -44,6 +52,8 @@ struct opts {
 	const char *json;
 	bool allow_unfair;
 	bool strict;
+	struct budget budgets[MAX_BUDGETS];
+	size_t nbudgets;
 };
 
 enum verdict { V_SAME, V_WORSE, V_BETTER, V_NED, V_UNDECIDED };
@@ -61,6 +71,8 @@ struct row {
 	bool spread;			/* several runs on both sides */
 	double base_spread[2], new_spread[2];
 	double ratio;
+	bool ratio_ci_ok;
+	double ratio_ci[2];
 	enum verdict v;
 	/*
 	 * p-value of the row's test in the direction it calls (NAN: no test),
@@ -90,6 +102,12 @@ struct pooled {
 	bool have_series;
 	const struct rtp_doc_metric *per_run[MAX_RUNS];
 	size_t nruns;
+	/*
+	 * An aggregate ("thread all") over this many per-thread metrics: it
+	 * counts as one thread's worth of independent samples, since CPUs
+	 * stall together (1: not an aggregate).
+	 */
+	size_t components;
 };
 
 struct ctx {
@@ -166,6 +184,14 @@ size_t cmp_holm(struct row *rows, size_t n, double alpha);
  * when it cannot be told (no exceedance, or every block has one).
  */
 double cmp_extremal_index(const struct pooled *p, double x);
+
+/* ---- budget.c: --budget BENCH.METRIC=LIMIT ---- */
+/* Parses one --budget value; a one-line error and -EINVAL when malformed. */
+int cmp_budget_parse(const char *arg, struct budget *b);
+/* Exact (Garwood) interval for a Poisson mean with k events, at level conf. */
+void cmp_poisson_ci(uint64_t k, double conf, double ci[2]);
+void budget_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct budget *bg,
+		const struct ctx *c);
 
 /* ---- output.c ---- */
 void print_text(FILE *f, const struct side *sides, int nsides, const struct ctx *c);

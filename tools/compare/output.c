@@ -23,6 +23,8 @@ static void fmt_val(char *buf, size_t len, double v, const char *unit, bool has)
 		snprintf(buf, len, "-");
 	else if (!strcmp(unit, "ns"))
 		snprintf(buf, len, "%.1f", v / 1000);
+	else if (!strcmp(unit, "/h"))
+		snprintf(buf, len, "%.3g", v);
 	else
 		snprintf(buf, len, "%.0f", v);
 }
@@ -238,6 +240,8 @@ int write_json(const char *path, const struct side *sides, int nsides, const str
 			json_pair(&j, "new_spread", w->new_spread, true);
 		}
 		json_num(&j, "ratio", w->ratio, w->has_base && w->has_new);
+		if (w->ratio_ci_ok)
+			json_pair(&j, "ratio_ci", w->ratio_ci, isfinite(w->ratio_ci[0]) && isfinite(w->ratio_ci[1]));
 		rtp_json_bool(&j, "higher_is_worse", w->higher_is_worse);
 		json_num(&j, "p", w->p, w->tested);
 		json_num(&j, "p_holm", w->p_adj, w->tested);

@@ -295,22 +295,30 @@ static double fig_min(const struct rtp_doc_metric *m, double q)
  */
 static double side_neff(const struct pooled *p, double q, bool lower_tail, const char **how)
 {
-	double lo, hi, theta, qq = lower_tail ? 0.99 : q;
+	double lo, hi, theta = 1, qq = lower_tail ? 0.99 : q;
 	uint64_t r = (uint64_t)ceil(qq * (double)p->count);
+	size_t k = p->components > 1 ? p->components : 1;
 
 	if (!p->have_series || !p->nbmax) {
-		*how = "samples as if independent (no time series)";
-		return (double)p->count;
+		*how = k > 1 ? "no time series: samples as if independent; an aggregate counts as one thread"
+			     : "no time series: samples as if independent";
+	} else {
+		/* the level: just below the quantile's bucket, so that the bucket counts */
+		rank_value(p, r ? r : 1, &lo, &hi);
+		theta = cmp_extremal_index(p, lo - 1);
+		if (isnan(theta)) {
+			theta = 1;
+			*how = k > 1 ? "no sample above the level: as if independent; an aggregate counts as one thread"
+				     : "no sample above the level: as if independent";
+		} else if (lower_tail) {
+			*how = k > 1 ? "dependence from the p99's clusters; an aggregate counts as one thread"
+				     : "dependence from the p99's clusters";
+		} else {
+			*how = k > 1 ? "dependence from the series' clusters; an aggregate counts as one thread"
+				     : "dependence from the series' clusters";
+		}
 	}
-	/* the level: just below the quantile's bucket, so that the bucket counts */
-	rank_value(p, r ? r : 1, &lo, &hi);
-	theta = cmp_extremal_index(p, lo - 1);
-	if (isnan(theta)) {
-		*how = "samples as if independent (no sample above the level)";
-		return (double)p->count;
-	}
-	*how = lower_tail ? "dependence from the p99's clusters" : "dependence from the series' clusters";
-	return fmax(1, floor((double)p->count * theta));
+	return fmax(1, floor((double)p->count * theta / (double)k));
 }
 
 /* One side's percentile and its interval at level conf over neff effective samples. */
