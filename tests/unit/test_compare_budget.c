@@ -77,8 +77,62 @@ static void rate_row(void)
 	pooled_free(&n);
 }
 
+static struct side sb, sn;
+static struct rtp_doc db[3], dn[3];
+
+static void one_doc(struct side *s, struct rtp_doc *d, size_t runs, const char *event, const uint64_t *v)
+{
+	size_t r;
+
+	memset(s, 0, sizeof(*s));
+	s->nruns = runs;
+	for (r = 0; r < runs; r++) {
+		memset(&d[r], 0, sizeof(d[r]));
+		snprintf(d[r].bench, sizeof(d[r].bench), "lockstress");
+		d[r].duration_s = 30;
+		d[r].nevents = 1;
+		snprintf(d[r].events[0].name, sizeof(d[r].events[0].name), "%s", event);
+		d[r].events[0].value = v[r];
+		s->runs[r].docs = &d[r];
+		s->runs[r].ndocs = 1;
+	}
+}
+
+static void events(void)
+{
+	static const uint64_t zero[3], one[3] = { 0, 1, 0 }, few[3] = { 10, 12, 11 }, many[3] = { 300, 280, 320 };
+	struct row w;
+
+	one_doc(&sb, db, 1, "contention.lost_updates", zero);
+	one_doc(&sn, dn, 1, "contention.lost_updates", one + 1);
+	memset(&w, 0, sizeof(w));
+	event_row(&w, &sb, &sn, "lockstress", "contention.lost_updates", &c);
+	ok(w.v == V_WORSE && !w.tested, "one lost update on the new side: worse, a correctness failure (%s)", w.note);
+	one_doc(&sn, dn, 1, "contention.lost_updates", zero);
+	memset(&w, 0, sizeof(w));
+	event_row(&w, &sb, &sn, "lockstress", "contention.lost_updates", &c);
+	ok(w.v == V_SAME, "none on either side: same");
+	/* rates: one run a side cannot tell clusters from a rate */
+	one_doc(&sb, db, 1, "missed", few);
+	one_doc(&sn, dn, 1, "missed", many);
+	memset(&w, 0, sizeof(w));
+	event_row(&w, &sb, &sn, "lockstress", "missed", &c);
+	ok(w.v == V_UNDECIDED && !w.tested, "10 against 300 missed in one run each: undecided (%s)", w.note);
+	one_doc(&sb, db, 3, "missed", few);
+	one_doc(&sn, dn, 3, "missed", many);
+	memset(&w, 0, sizeof(w));
+	event_row(&w, &sb, &sn, "lockstress", "missed", &c);
+	ok(w.v == V_WORSE, "three runs a side, every new run above every base run: worse (%s)", cmp_vname[w.v]);
+	one_doc(&sn, dn, 3, "missed", (const uint64_t[]){ 300, 5, 320 });
+	memset(&w, 0, sizeof(w));
+	event_row(&w, &sb, &sn, "lockstress", "missed", &c);
+	ok(w.v == V_SAME, "one new run below the base runs: within the spread (%s)", cmp_vname[w.v]);
+	(void)one;
+}
+
 int main(void)
 {
+	events();
 	parse();
 	poisson();
 	rate_row();

@@ -160,7 +160,7 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 
 	for (i = 0; i < rb->ndocs; i++) {
 		const struct rtp_doc *bd = &rb->docs[i];
-		bool xruns_done = false;
+		bool xruns_done = false, bench_compared = false;
 
 		for (k = 0; k < bd->nmetrics; k++) {
 			const struct rtp_doc_metric *m = &bd->metrics[k];
@@ -203,6 +203,7 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 				}
 			}
 			(*matched)++;
+			bench_compared = true;
 			pb.components = pn.components = components(bd, m);
 			for (f = 0; f < (margin ? 2u : 5u); f++) {
 				struct row *w = row_add();
@@ -258,6 +259,20 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 			}
 			pooled_free(&pb);
 			pooled_free(&pn);
+		}
+		for (k = 0; k < bd->nevents && bench_compared; k++) {
+			struct row *w;
+
+			if (!strcmp(bd->events[k].name, "xruns"))
+				continue;	/* its own row, below */
+			w = row_add();
+			if (!w)
+				return -ENOMEM;
+			w->bench = bd->bench;
+			w->metric = bd->events[k].name;
+			w->key = "";
+			w->new_index = ni;
+			event_row(w, base, nw, bd->bench, bd->events[k].name, c);
 		}
 		if (bd->has_xruns && !xruns_done && metric_selected(bd->bench, "wakeup_lateness", c->o)) {
 			struct row *w = row_add();

@@ -193,6 +193,14 @@ void cmp_poisson_ci(uint64_t k, double conf, double ci[2]);
 void budget_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct budget *bg,
 		const struct ctx *c);
 
+/*
+ * A counted event (a document's events: missed periods, busy, dropped...)
+ * as a rate per hour on each side, or, for lost updates and torn reads,
+ * a correctness check: any on the new side fails.
+ */
+void event_row(struct row *w, const struct side *bs, const struct side *ns, const char *bench,
+	       const char *event, const struct ctx *c);
+
 /* ---- output.c ---- */
 void print_text(FILE *f, const struct side *sides, int nsides, const struct ctx *c);
 void regression_text(const struct row *w, const struct side *sides, int nsides, char *buf, size_t len);
