@@ -272,6 +272,14 @@ static void tests_and_holm(void)
 	n = cmp_holm(r, 4, 0.05);
 	ok(n == 3 && r[0].v == V_WORSE && r[1].v == V_UNDECIDED && r[3].v == V_UNDECIDED,
 	   "Holm stops at the first failure: %zu demoted to undecided", n);
+	/* a better max row 10x apart that Holm takes back is undecided, not same */
+	for (i = 0; i < 4; i++)
+		r[i].v = V_SAME, r[i].p = 0.5, r[i].figure = "p99", r[i].ratio = 1;
+	r[0].v = V_BETTER, r[0].p = 0.02, r[0].figure = "max", r[0].ratio = 0.1;
+	r[1].v = V_BETTER, r[1].p = 0.02, r[1].figure = "p99", r[1].ratio = 0.5;
+	n = cmp_holm(r, 4, 0.05);
+	ok(n == 2 && r[0].v == V_UNDECIDED && r[1].v == V_SAME,
+	   "Holm: a max 10x apart goes to undecided, a p99 to same (%s, %s)", cmp_vname[r[0].v], cmp_vname[r[1].v]);
 }
 
 static void extremal_index(void)

@@ -253,36 +253,59 @@ static bool side_event(const struct side *s, const char *bench, const char *even
 	return any;
 }
 
-/* Each run's rate per hour, for the spread. */
-static void event_spread(struct row *w, const struct side *bs, const struct side *ns, const char *bench,
-			 const char *event)
+/* Each run's rate per hour into v (room for MAX_RUNS); returns how many. */
+static size_t run_rates(const struct side *s, const char *bench, const char *event, double *v)
 {
-	const struct side *sd[2] = { bs, ns };
-	int k;
+	size_t r, e, n = 0;
 
-	w->spread = bs->nruns > 1 && ns->nruns > 1;
-	if (!w->spread)
-		return;
-	for (k = 0; k < 2; k++) {
-		double *sp = k ? w->new_spread : w->base_spread;
-		size_t r, e;
+	for (r = 0; r < s->nruns; r++) {
+		const struct rtp_doc *d = run_doc(&s->runs[r], bench);
 
-		sp[0] = INFINITY;
-		sp[1] = -INFINITY;
-		for (r = 0; r < sd[k]->nruns; r++) {
-			const struct rtp_doc *d = run_doc(&sd[k]->runs[r], bench);
-
-			if (!d || !(d->duration_s > 0))
-				continue;
-			for (e = 0; e < d->nevents; e++)
-				if (!strcmp(d->events[e].name, event)) {
-					double v = (double)d->events[e].value / (d->duration_s / 3600);
-
-					sp[0] = fmin(sp[0], v);
-					sp[1] = fmax(sp[1], v);
-				}
-		}
+		if (!d || !(d->duration_s > 0))
+			continue;
+		for (e = 0; e < d->nevents; e++)
+			if (!strcmp(d->events[e].name, event)) {
+				v[n++] = (double)d->events[e].value / (d->duration_s / 3600);
+				break;
+			}
 	}
+	return n;
+}
+
+/*
+ * The runs' rates: spread, and the Mann-Whitney test on them (runs
+ * exchangeable under no change).  false with one run on a side.
+ */
+static bool event_runs_test(struct row *w, const struct side *bs, const struct side *ns, const char *bench,
+			    const char *event, const struct ctx *c)
+{
+	double vb[MAX_RUNS], vn[MAX_RUNS], pg, pl, auc;
+	size_t nb = run_rates(bs, bench, event, vb), nn = run_rates(ns, bench, event, vn), i;
+
+	w->spread = nb > 1 && nn > 1;
+	if (!w->spread || rtp_mann_whitney(vb, nb, vn, nn, &pg, &pl, &auc)) {
+		w->spread = false;
+		return false;
+	}
+	w->base_spread[0] = w->new_spread[0] = INFINITY;
+	w->base_spread[1] = w->new_spread[1] = -INFINITY;
+	for (i = 0; i < nb; i++) {
+		w->base_spread[0] = fmin(w->base_spread[0], vb[i]);
+		w->base_spread[1] = fmax(w->base_spread[1], vb[i]);
+	}
+	for (i = 0; i < nn; i++) {
+		w->new_spread[0] = fmin(w->new_spread[0], vn[i]);
+		w->new_spread[1] = fmax(w->new_spread[1], vn[i]);
+	}
+	w->p = fmin(1, 2 * fmin(pg, pl));
+	w->tested = true;
+	snprintf(w->method, sizeof(w->method),
+		 "rate per hour: exact Poisson intervals; Mann-Whitney on the %zu vs %zu runs' rates", nb, nn);
+	if (pg * 2 <= c->alpha && w->ratio > 1 + c->o->threshold)
+		w->v = V_WORSE;
+	else if (pl * 2 <= c->alpha && w->ratio * (1 + c->o->threshold) < 1)
+		w->v = V_BETTER;
+	return true;
 }
 
 static bool is_correctness(const char *event)
@@ -347,26 +370,25 @@ void event_row(struct row *w, const struct side *bs, const struct side *ns, cons
 	}
 	pg = kn ? 1 - rtp_binom_cdf(kn - 1, kb + kn, dn / (db + dn)) : 1;
 	pl = rtp_binom_cdf(kn, kb + kn, dn / (db + dn));
-	/* shown, but outside the Holm family: clustered counts make it no valid p-value */
-	w->p = fmin(1, 2 * fmin(pg, pl));
+	/* shown, but no verdict rests on it: clustered counts make it no valid p-value */
 	snprintf(w->note, sizeof(w->note), "%llu in %.0f s vs %llu in %.0f s, p as if independent %.2g", (unsigned long long)kb, db,
-		 (unsigned long long)kn, dn, w->p);
-	if (pg < c->alpha / 2 && w->ratio > t)
-		w->v = V_WORSE;
-	else if (pl < c->alpha / 2 && w->ratio * t < 1)
-		w->v = V_BETTER;
-	else if (w->ratio > t)
-		w->v = V_UNDECIDED;
+		 (unsigned long long)kn, dn, fmin(1, 2 * fmin(pg, pl)));
 	/*
 	 * The counts carry no times: one stall misses many periods, so the
-	 * test above treats a cluster as many events.  Only runs can tell a
-	 * cluster from a rate: with one run a side no call is made.
+	 * test above treats a cluster as many events.  Runs are the unit that
+	 * can tell: the rank test on the runs' rates (exact for few runs),
+	 * whose p enters the Holm family.  With one run a side no call is made.
 	 */
-	event_spread(w, bs, ns, bench, event);
-	if (!w->spread && (w->v == V_WORSE || w->v == V_BETTER)) {
-		strncat(w->note, "; events come in clusters and one run a side cannot tell: undecided",
-			sizeof(w->note) - strlen(w->note) - 1);
-		w->v = w->v == V_WORSE ? V_UNDECIDED : V_SAME;
+	w->v = V_SAME;
+	if (!event_runs_test(w, bs, ns, bench, event, c)) {
+		if (w->ratio > t && pg < c->alpha / 2) {
+			w->v = V_UNDECIDED;
+			strncat(w->note, "; events come in clusters and one run a side cannot tell",
+				sizeof(w->note) - strlen(w->note) - 1);
+		}
+		return;
 	}
+	if (w->v == V_SAME && w->ratio > t)
+		w->v = V_UNDECIDED;
 	w->v = spread_check(w, w->v);
 }

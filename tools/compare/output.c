@@ -209,6 +209,12 @@ int write_json(const char *path, const struct side *sides, int nsides, const str
 	rtp_json_string(&j, "schema", "rtproof-compare/1");
 	rtp_json_double(&j, "confidence", c->o->confidence);
 	rtp_json_double(&j, "threshold", c->o->threshold);
+	rtp_json_string(&j, "family_wise", "Holm over the tested rows of each new side against the base");
+	rtp_json_string(&j, "dependence",
+			"quantiles: effective samples n * extremal index (blocks estimator); max: episodes (declustered blocks)");
+	for (s = 0; s < nsides && sides[s].nruns > 1; s++)
+		;
+	rtp_json_bool(&j, "run_to_run_spread_known", s == nsides);
 	json_side(&j, "base", &sides[0]);
 	rtp_json_begin_array(&j, "new");
 	for (s = 1; s < nsides; s++)
@@ -288,6 +294,16 @@ int write_json(const char *path, const struct side *sides, int nsides, const str
 		char buf[512];
 
 		if (cmp_rows[i].v != V_WORSE)
+			continue;
+		regression_text(&cmp_rows[i], sides, nsides, buf, sizeof(buf));
+		rtp_json_string(&j, NULL, buf);
+	}
+	rtp_json_end_array(&j);
+	rtp_json_begin_array(&j, "undecided");
+	for (i = 0; i < cmp_nrows; i++) {
+		char buf[512];
+
+		if (cmp_rows[i].v != V_UNDECIDED)
 			continue;
 		regression_text(&cmp_rows[i], sides, nsides, buf, sizeof(buf));
 		rtp_json_string(&j, NULL, buf);

@@ -41,6 +41,13 @@ double cmp_top_k_p(size_t m, size_t n, size_t k)
 	return exp(lp);
 }
 
+/* A max row whose sides are 5x apart: never "same" (compare.h GAP_UNDECIDED). */
+static bool max_gap(const struct row *w)
+{
+	return w->figure && !strcmp(w->figure, "max") &&
+	       (w->ratio >= GAP_UNDECIDED || w->ratio * GAP_UNDECIDED <= 1);
+}
+
 struct pidx {
 	double p;
 	size_t i;
@@ -71,7 +78,7 @@ size_t cmp_holm(struct row *rows, size_t n, double alpha)
 				continue;
 			rows[i].p_adj = fmin(1, rows[i].p * (double)m);
 			if ((rows[i].v == V_WORSE || rows[i].v == V_BETTER) && rows[i].p_adj > alpha) {
-				rows[i].v = rows[i].v == V_WORSE ? V_UNDECIDED : V_SAME;
+				rows[i].v = rows[i].v == V_WORSE || max_gap(&rows[i]) ? V_UNDECIDED : V_SAME;
 				demoted++;
 			}
 		}
@@ -95,7 +102,7 @@ size_t cmp_holm(struct row *rows, size_t n, double alpha)
 			snprintf(note, sizeof(note), "%s%snot significant over %zu figures (Holm p %.2g)", w->note,
 				 *w->note ? "; " : "", m, run);
 			memcpy(w->note, note, sizeof(note));
-			w->v = w->v == V_WORSE ? V_UNDECIDED : V_SAME;
+			w->v = w->v == V_WORSE || max_gap(w) ? V_UNDECIDED : V_SAME;
 			demoted++;
 		}
 	}
