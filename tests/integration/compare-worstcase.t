@@ -53,4 +53,13 @@ rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/e.txt")" -eq 1 ] && grep -q 'error: --budget cyclic.wakeup_latency=soon' "$TMP/e.txt" &&
 	[ ! -e "$TMP/e.json" ]
 ok $? "a bad --budget: one line naming it, exit 1, nothing written ($(cat "$TMP/e.txt"))"
+# run length is not what is compared; priority is
+jq -c '.command += ["-D", "10m"]' "$TMP/J.json" >"$TMP/Jd.json" &&
+	jq -c '.command += ["-p", "80"]' "$TMP/J.json" >"$TMP/Jp.json" || echo "not ok - jq failed"
+rtproof-compare -q "$TMP/I.json" "$TMP/Jd.json" >"$TMP/d.txt" 2>&1
+rc=$?
+rtproof-compare -q "$TMP/I.json" "$TMP/Jp.json" >"$TMP/p.txt" 2>&1
+rcp=$?
+[ $rc -ne 1 ] && [ $rcp -eq 1 ] && grep -q 'not like for like' "$TMP/p.txt"
+ok $? "another -D compares (exit $rc); another -p is refused (exit $rcp)"
 done_testing

@@ -31,6 +31,8 @@ side() {
 }
 
 # case LABEL PAIRS RUNS WANT 'BASE OPTIONS' 'NEW OPTIONS': counts exit 2
+# (seeds from the pair number and the label's length: a label keeps its
+# length, or the case's figures change)
 # (and, with WANT=cpu0, exit 2 naming CPU 0 and no other CPU)
 run_case() {
 	label=$1 n=$2 runs=$3 want=$4 bo=$5 no=$6
@@ -64,7 +66,7 @@ P=$(( PAIRS / 4 > 10 ? PAIRS / 4 : 10 ))
 echo "# false alarms: both sides from one model (family-wise, all rows of a comparison)"
 run_case "same model, 2 CPUs, 1 run a side" "$PAIRS" 1 none "$M" "$M"
 run_case "same model, 2 CPUs, 3 runs a side" "$PAIRS" 3 none "$M" "$M"
-run_case "same model, 64 CPUs, 1 run a side (195 metrics)" "$PAIRS" 1 none "--cpus 64 --duration 5s --interval 1000us" "--cpus 64 --duration 5s --interval 1000us"
+run_case "same model, 64 CPUs, 1 run a side (65 metrics) " "$PAIRS" 1 none "--cpus 64 --duration 5s --interval 1000us" "--cpus 64 --duration 5s --interval 1000us"
 echo "# power: a planted change on the new side"
 run_case "stall 5 ms every 2 s on CPU 0" "$P" 1 cpu0 "$M" "$M --stall 0:5ms:2s:300ms"
 run_case "stall 50 ms every 2.5 s on CPU 0" "$P" 1 cpu0 "$M" "$M --stall 0:50ms:2500ms:700ms"

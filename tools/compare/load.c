@@ -354,7 +354,7 @@ const struct rtp_doc *run_doc(const struct run *r, const char *bench)
 
 /* ---- fairness ---------------------------------------------------------- */
 
-/* The command without argv[0]'s directory and without output paths. */
+/* The command without argv[0]'s directory, output paths and run length. */
 static void norm_command(const char *cmd, char *out, size_t len)
 {
 	char *copy = strdup(cmd ? cmd : ""), *tok, *save = NULL;
@@ -371,11 +371,19 @@ static void norm_command(const char *cmd, char *out, size_t len)
 			skip = false;
 			continue;
 		}
-		if (!strcmp(t, "--json") || !strcmp(t, "--histfile") || !strcmp(t, "-o")) {
+		/*
+		 * Output paths, and how long the run was (-D, -l: the common
+		 * options of lib/driver.c): rates are per hour, quantiles per
+		 * sample and the max test weighs the two run lengths, so runs
+		 * of different lengths compare.
+		 */
+		if (!strcmp(t, "--json") || !strcmp(t, "--histfile") || !strcmp(t, "-o") || !strcmp(t, "-D") ||
+		    !strcmp(t, "--duration") || !strcmp(t, "-l") || !strcmp(t, "--loops")) {
 			skip = true;
 			continue;
 		}
-		if (!strncmp(t, "--json=", 7) || !strncmp(t, "--histfile=", 11))
+		if (!strncmp(t, "--json=", 7) || !strncmp(t, "--histfile=", 11) || !strncmp(t, "--duration=", 11) ||
+		    !strncmp(t, "--loops=", 8) || (!strncmp(t, "-D", 2) && t[2]) || (!strncmp(t, "-l", 2) && t[2]))
 			continue;
 		if (first && strrchr(t, '/'))
 			t = strrchr(t, '/') + 1;
