@@ -303,8 +303,41 @@ static void extremal_index(void)
 	metric_free(m);
 }
 
+static void min_rows(void)
+{
+	/* buffer margin minima, lower is worse: 3 runs a side cannot decide, 5 can */
+	struct rtp_doc_bucket bk = { 1000, 1999, 10 };
+	struct rtp_doc_metric *m[10];
+	const struct rtp_doc_metric *mb[5], *mn[5];
+	struct pooled pb, pn;
+	struct row w;
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		m[i] = metric(&bk, 1, NULL, 0, 0);
+		m[i]->min = i < 5 ? 900 + i : 400 + i;	/* base ~900 ns, new ~400 ns */
+	}
+	for (i = 0; i < 5; i++)
+		mb[i] = m[i], mn[i] = m[5 + i];
+	ok(!pool_metrics(&pb, mb, 3, 0) && !pool_metrics(&pn, mn, 3, 0), "pooled 3 + 3");
+	memset(&w, 0, sizeof(w));
+	min_row(&w, &pb, &pn, &c);
+	ok(w.v == V_UNDECIDED && w.p > 0.05, "min, 3 runs a side all lower: undecided (p %.3g)", w.p);
+	pooled_free(&pb);
+	pooled_free(&pn);
+	ok(!pool_metrics(&pb, mb, 5, 0) && !pool_metrics(&pn, mn, 5, 0), "pooled 5 + 5");
+	memset(&w, 0, sizeof(w));
+	min_row(&w, &pb, &pn, &c);
+	ok(w.v == V_WORSE && w.p < 0.01, "min, 5 runs a side all lower by > 10 %%: worse (p %.3g)", w.p);
+	pooled_free(&pb);
+	pooled_free(&pn);
+	for (i = 0; i < 10; i++)
+		metric_free(m[i]);
+}
+
 int main(void)
 {
+	min_rows();
 	short_blocks_kept();
 	spread_direction();
 	coarse_pooling();
