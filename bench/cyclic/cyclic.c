@@ -384,7 +384,15 @@ static void json_exceedances(struct cyclic_run *r, struct rtp_json *j)
 		gap = 1000000;
 	lim[0] = r->o.spike_ns ? r->o.spike_ns : rtp_hist_percentile(&r->all.h, 99.9);
 	lim[1] = r->all.h.overflow;
-	rtp_hist_foreach(&r->all.h, count_above, lim);
+	if (r->o.spike_ns) {
+		/* an arbitrary level splits a bucket: the exact count from the spike counters */
+		lim[1] = 0;
+		for (i = 0; i < r->n; i++)
+			lim[1] += r->t[i].spikes_total;
+	} else {
+		/* p99.9 is a bucket's upper edge: the buckets above hold exactly those above it */
+		rtp_hist_foreach(&r->all.h, count_above, lim);
+	}
 	for (i = 0; i < r->n; i++)
 		n += (size_t)r->t[i].ntop;
 	sp = calloc(n ? n : 1, sizeof(*sp));
