@@ -134,6 +134,8 @@ $(BIN)/rtproof-$(1): $$($(1)_TOOL_OBJS) $(LIBA)
 	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$($(1)_TOOL_OBJS) $(LIBA) $$(LDLIBS_tool_$(1)) $$(LDLIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+# compare's objects but main (compare.c), for its unit tests and fuzz target
+COMPARE_LIBOBJS := $(filter-out $(O)/tools/compare/compare.o,$(compare_TOOL_OBJS))
 
 $(BIN)/rtproof: scripts/rtproof
 	@mkdir -p $(@D)
@@ -162,8 +164,12 @@ $(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call unit_rule,$(t))))
 
 LDLIBS_test_json := -ljansson
 LDLIBS_test_result := -ljansson
-LDLIBS_test_doc := -ljansson
-LDLIBS_fuzz_doc := -ljansson
+LDLIBS_fuzz_doc := $(LIBA) -ljansson
+# test_compare_*.c: compare's code (tools/compare) but its main
+COMPARE_UNITS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_compare_*.c))
+$(foreach t,$(COMPARE_UNITS),$(eval $(O)/tests/unit/$(t).o: CPPFLAGS += -Itools/compare))
+$(foreach t,$(COMPARE_UNITS),$(eval $(O)/tests/unit/$(t): $$(COMPARE_LIBOBJS)))
+$(foreach t,$(COMPARE_UNITS),$(eval LDLIBS_$(t) := $(LIBA) -ljansson))
 
 # Helper programs the integration tests use (planted-latency spinner...).
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -188,6 +194,11 @@ $(O)/tests/fuzz/$(1): $(O)/tests/fuzz/$(1).o $(O)/tests/fuzz/replay.o $$($(call 
 	$$(Q)$$(CC) $$(RTP_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(call fuzz_bench,$(1))) $$(LDLIBS_$(1)) $$(LDLIBS)
 endef
 $(foreach t,$(FUZZ_SRCS:tests/fuzz/%.c=%),$(eval $(call fuzz_rule,$(t))))
+
+# fuzz_doc: compare's document reader (tools/compare/doc.c)
+$(O)/tests/fuzz/fuzz_doc.o: CPPFLAGS += -Itools/compare
+$(O)/tests/fuzz/fuzz_doc: $(COMPARE_LIBOBJS)
+FUZZ_EXTRA_doc := -Itools/compare $(filter-out tools/compare/compare.c,$(wildcard tools/compare/*.c))
 
 # fuzz_plot_doc: the plot and report code over one document (jansson)
 $(O)/tests/fuzz/fuzz_plot_doc.o: CPPFLAGS += -Itools/plot
@@ -313,6 +324,12 @@ bench-scale: all $(BIN)/rtp-measure
 bench-driver: all
 	RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-driver
 
+# rtproof compare on synthetic documents of known truth, fixed seeds: false
+# alarms and power per case (docs/compare.md records the figures).
+BENCH_COMPARE_PAIRS ?= 200
+bench-compare: all $(BIN)/rtp-mkdoc
+	tools/compare/bench-compare.sh $(abspath $(BIN)) $(BENCH_COMPARE_PAIRS)
+
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
 run: deps-auto
@@ -367,7 +384,7 @@ clean:
 
 -include kernel/kernel.mk
 
-.PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist \
+.PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check bench bench-hist bench-compare \
 	deps deps-auto check-quick test-build unit-bins fuzz-bins tsan-bins \
 	bench-cyclic bench-driver bench-scale bench-signals bench-soak run man lava install clean
 

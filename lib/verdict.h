@@ -9,6 +9,7 @@ enum {
 	RTP_EXIT_PASS = 0,
 	RTP_EXIT_ERROR = 1,
 	RTP_EXIT_FAIL = 2,
+	RTP_EXIT_INCONCLUSIVE = 3,	/* the data cannot decide (compare --strict, bisect) */
 	RTP_EXIT_SKIP = 4,
 };
 

@@ -345,12 +345,165 @@ static void cyclic_json_events(struct rtp_run *run, struct rtp_json *j)
 	}
 }
 
+static int count_above(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
+{
+	uint64_t *a = arg;
+
+	(void)hi;
+	if (lo > a[0])
+		a[1] += count;
+	return 0;
+}
+
+static int spike_time_cmp(const void *a, const void *b)
+{
+	const struct spike_ref *x = a, *y = b;
+
+	if (x->when_ns != y->when_ns)
+		return x->when_ns < y->when_ns ? -1 : 1;
+	return x->thread - y->thread;
+}
+
+/*
+ * "exceedances" (docs/results.md): every kept sample above a stated level
+ * (the run's p99.9, or --spike's threshold), with time, CPU and thread,
+ * declustered into episodes (one thread's samples less than the gap
+ * apart) and events (episodes of any threads overlapping within the gap:
+ * one stall of the machine seen on every CPU is one event).  Each thread
+ * keeps its CYCLIC_TOP largest samples: "complete" says whether that was
+ * all of them; "above" counts them all, from the histogram.
+ */
+static void json_exceedances(struct cyclic_run *r, struct rtp_json *j)
+{
+	uint64_t lim[2], gap = 10 * r->o.interval_ns, end = 0, emax = 0;
+	struct spike_ref *sp;
+	size_t n = 0, k, e = 0, nev = 0;
+	int i, nthr = 0;
+	bool *seen;
+
+	if (gap < 1000000)
+		gap = 1000000;
+	lim[0] = r->o.spike_ns ? r->o.spike_ns : rtp_hist_percentile(&r->all.h, 99.9);
+	lim[1] = r->all.h.overflow;
+	if (r->o.spike_ns) {
+		/* an arbitrary level splits a bucket: the exact count from the spike counters */
+		lim[1] = 0;
+		for (i = 0; i < r->n; i++)
+			lim[1] += r->t[i].spikes_total;
+	} else {
+		/* p99.9 is a bucket's upper edge: the buckets above hold exactly those above it */
+		rtp_hist_foreach(&r->all.h, count_above, lim);
+	}
+	for (i = 0; i < r->n; i++)
+		n += (size_t)r->t[i].ntop;
+	sp = calloc(n ? n : 1, sizeof(*sp));
+	seen = calloc(r->n > 0 ? (size_t)r->n : 1, sizeof(*seen));
+	if (!sp || !seen) {
+		free(sp);
+		free(seen);
+		return;
+	}
+	for (i = 0, k = 0; i < r->n; i++)
+		for (e = 0; e < (size_t)r->t[i].ntop; e++)
+			if (r->t[i].top[e].lat_ns > lim[0])
+				sp[k++] = (struct spike_ref){ r->t[i].top[e].when_ns, r->t[i].top[e].lat_ns, i,
+							      r->t[i].cpu };
+	n = k;
+	qsort(sp, n, sizeof(*sp), spike_time_cmp);
+	rtp_json_begin_object(j, "exceedances");
+	rtp_json_uint(j, "level_ns", lim[0]);
+	rtp_json_string(j, "level", r->o.spike_ns ? "--spike" : "p99.9");
+	rtp_json_uint(j, "above", lim[1]);
+	rtp_json_uint(j, "listed", n);
+	rtp_json_bool(j, "complete", n == lim[1]);
+	rtp_json_int(j, "kept_per_thread", CYCLIC_TOP);
+	rtp_json_uint(j, "gap_ns", gap);
+	rtp_json_begin_array(j, "samples");	/* [time_s, cpu, thread, latency_ns], by time */
+	for (k = 0; k < n; k++) {
+		rtp_json_begin_array(j, NULL);
+		rtp_json_double(j, NULL, (double)sp[k].when_ns / 1e9);
+		rtp_json_int(j, NULL, sp[k].cpu);
+		rtp_json_int(j, NULL, sp[k].thread);
+		rtp_json_uint(j, NULL, sp[k].lat_ns);
+		rtp_json_end_array(j);
+	}
+	rtp_json_end_array(j);
+	/* episodes: per thread, samples less than gap apart (sp is in time order) */
+	rtp_json_begin_array(j, "episodes");	/* [start_s, end_s, cpu, thread, max_ns, samples] */
+	for (i = 0; i < r->n; i++) {
+		uint64_t st = 0, la = 0, mx = 0, cnt = 0;
+
+		for (k = 0; k <= n; k++) {
+			bool mine = k < n && sp[k].thread == i;
+
+			if (mine && cnt && sp[k].when_ns - la < gap) {
+				la = sp[k].when_ns;
+				mx = sp[k].lat_ns > mx ? sp[k].lat_ns : mx;
+				cnt++;
+				continue;
+			}
+			if ((mine || k == n) && cnt) {
+				rtp_json_begin_array(j, NULL);
+				rtp_json_double(j, NULL, (double)st / 1e9);
+				rtp_json_double(j, NULL, (double)la / 1e9);
+				rtp_json_int(j, NULL, r->t[i].cpu);
+				rtp_json_int(j, NULL, i);
+				rtp_json_uint(j, NULL, mx);
+				rtp_json_uint(j, NULL, cnt);
+				rtp_json_end_array(j);
+				cnt = 0;
+			}
+			if (mine) {
+				st = la = sp[k].when_ns;
+				mx = sp[k].lat_ns;
+				cnt = 1;
+			}
+		}
+	}
+	rtp_json_end_array(j);
+	/* events: any threads, samples less than gap apart */
+	rtp_json_begin_array(j, "events");	/* [start_s, end_s, threads, max_ns] */
+	for (k = 0; k <= n; k++) {
+		if (k < n && nev && sp[k].when_ns - end < gap) {
+			end = sp[k].when_ns;
+			emax = sp[k].lat_ns > emax ? sp[k].lat_ns : emax;
+			if (!seen[sp[k].thread]) {
+				seen[sp[k].thread] = true;
+				nthr++;
+			}
+			continue;
+		}
+		if (nev) {
+			rtp_json_begin_array(j, NULL);
+			rtp_json_double(j, NULL, (double)sp[e].when_ns / 1e9);
+			rtp_json_double(j, NULL, (double)end / 1e9);
+			rtp_json_int(j, NULL, nthr);
+			rtp_json_uint(j, NULL, emax);
+			rtp_json_end_array(j);
+		}
+		if (k < n) {
+			memset(seen, 0, (size_t)r->n * sizeof(*seen));
+			e = k;
+			end = sp[k].when_ns;
+			emax = sp[k].lat_ns;
+			seen[sp[k].thread] = true;
+			nthr = 1;
+			nev = 1;
+		}
+	}
+	rtp_json_end_array(j);
+	rtp_json_end_object(j);
+	free(sp);
+	free(seen);
+}
+
 static void cyclic_json_extra(struct rtp_run *run, struct rtp_json *j)
 {
 	struct cyclic_run *r = run->b;
 	struct spike_ref sp[CYCLIC_MAX_SPIKES];
 	int i, n;
 
+	json_exceedances(r, j);
 	if (!r->o.spike_ns)
 		return;
 	n = gather_spikes(r, sp, CYCLIC_MAX_SPIKES);
@@ -488,6 +641,11 @@ static int alloc_threads(struct cyclic_run *r)
 				rtp_error("--spike: out of memory");
 				return RTP_EXIT_ERROR;
 			}
+		}
+		r->t[i].top = calloc(CYCLIC_TOP, sizeof(*r->t[i].top));
+		if (!r->t[i].top) {
+			rtp_error("thread %d: out of memory", i);
+			return RTP_EXIT_ERROR;
 		}
 		ret = rtp_stack_alloc(&r->t[i].stack, CYCLIC_STACK_BYTES);
 		if (ret) {
@@ -664,6 +822,7 @@ static void cyclic_teardown(struct rtp_run *run)
 	for (i = 0; r->t && i < r->n; i++) {
 		free(r->t[i].us_hist);
 		free(r->t[i].spikes);
+		free(r->t[i].top);
 		rtp_stack_free(&r->t[i].stack);
 	}
 	free(r->t);

@@ -45,6 +45,11 @@ RTP_BENCH_OPTIONS_DECLARE(cyclic);
 extern const struct rtp_bench_ops cyclic_ops;
 
 #define CYCLIC_MAX_SPIKES 64
+/*
+ * The exceedance record: each thread keeps its largest samples with their
+ * times (cold memory; the hot loop compares against the smallest kept).
+ */
+#define CYCLIC_TOP 128
 
 struct cyclic_spike {
 	uint64_t when_ns;	/* since the common start */
@@ -74,6 +79,9 @@ struct __attribute__((aligned(64))) cyclic_thread {
 	uint64_t spikes_total;
 	int nspikes;
 	struct cyclic_spike *spikes;	/* CYCLIC_MAX_SPIKES, with --spike only (cold) */
+	struct cyclic_spike *top;	/* CYCLIC_TOP largest samples, any order */
+	int ntop, top_lo;		/* kept; the slot of the smallest once full */
+	uint64_t top_min;		/* a sample above this is kept (0 until full) */
 	uint64_t interval_ns;		/* its own: interval + id * distance */
 	uint64_t first_release_ns;
 	uint64_t last_ns;		/* CLOCK_MONOTONIC of the last sample, 0: none */

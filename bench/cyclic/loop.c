@@ -38,6 +38,27 @@ static void spike(struct cyclic_thread *t, uint64_t when, uint64_t lat)
 	}
 }
 
+/* Keeps the thread's CYCLIC_TOP largest samples; called only above top_min. */
+static void top_note(struct cyclic_thread *t, uint64_t when, uint64_t lat)
+{
+	int i;
+
+	if (t->ntop < CYCLIC_TOP) {
+		t->top[t->ntop].when_ns = when;
+		t->top[t->ntop].lat_ns = lat;
+		if (++t->ntop < CYCLIC_TOP)
+			return;
+	} else {
+		t->top[t->top_lo].when_ns = when;
+		t->top[t->top_lo].lat_ns = lat;
+	}
+	t->top_lo = 0;
+	for (i = 1; i < CYCLIC_TOP; i++)
+		if (t->top[i].lat_ns < t->top[t->top_lo].lat_ns)
+			t->top_lo = i;
+	t->top_min = t->top[t->top_lo].lat_ns;
+}
+
 static void breaktrace(struct cyclic_thread *t, uint64_t lat)
 {
 	struct cyclic_shared *sh = t->sh;
@@ -83,6 +104,8 @@ static inline void account(struct cyclic_thread *t, const struct cyclic_opts *o,
 		else
 			t->us_overflow++;
 	}
+	if (__builtin_expect(lat > t->top_min, 0) && t->top)
+		top_note(t, release - t->sh->start_ns, lat);
 	if (o->spike_ns && lat > o->spike_ns)
 		spike(t, release - t->sh->start_ns, lat);
 	if (o->breaktrace_ns && lat > o->breaktrace_ns)

@@ -39,6 +39,13 @@ struct rtp_doc_metric {
 	struct rtp_doc_block *blocks;
 };
 
+/* A count among the document's events ("missed", "contention.lost_updates"). */
+#define RTP_DOC_MAX_EVENTS 32
+struct rtp_doc_event {
+	char name[64];
+	uint64_t value;
+};
+
 struct rtp_doc {
 	char tool[64];			/* "rtproof-cyclic" */
 	char bench[48];			/* "cyclic" */
@@ -55,6 +62,13 @@ struct rtp_doc {
 	char *command;			/* argv joined by spaces */
 	bool has_xruns;
 	uint64_t xruns;			/* events.xruns */
+	/*
+	 * The non-negative integer members of events, and of its objects one
+	 * level down ("object.member"), but for *_ns, *_us and *_pct figures;
+	 * at most RTP_DOC_MAX_EVENTS, in document order.
+	 */
+	size_t nevents;
+	struct rtp_doc_event events[RTP_DOC_MAX_EVENTS];
 	size_t nmetrics;
 	struct rtp_doc_metric *metrics;
 };

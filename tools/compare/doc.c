@@ -42,6 +42,8 @@ static bool is_int(json_t *v)
 	return d == floor(d) && fabs(d) <= 9007199254740992.0;
 }
 
+static void read_events(struct rtp_doc *d, json_t *ev);
+
 static bool get_u64(json_t *v, uint64_t *out)
 {
 	if (!is_int(v) || json_number_value(v) < 0)
@@ -316,6 +318,7 @@ static int parse_root(struct rtp_doc *d, json_t *root, char *err, size_t errlen)
 			return fail(err, errlen, "events.xruns: must be a non-negative integer");
 		d->has_xruns = true;
 	}
+	read_events(d, ev);
 	metrics = json_object_get(root, "metrics");
 	if (!json_is_array(metrics))
 		return fail(err, errlen, "no metrics array");
@@ -398,6 +401,45 @@ out_close:
 	fclose(f);
 	free(buf);
 	return ret;
+}
+
+static bool is_count_name(const char *k)
+{
+	size_t l = strlen(k);
+
+	return !(l > 3 && (!strcmp(k + l - 3, "_ns") || !strcmp(k + l - 3, "_us"))) &&
+	       !(l > 4 && !strcmp(k + l - 4, "_pct")) && strcmp(k, "thread") && strcmp(k, "priority") &&
+	       strcmp(k, "threads") && strcmp(k, "cpu");
+}
+
+static void add_event(struct rtp_doc *d, const char *prefix, const char *k, json_t *v)
+{
+	uint64_t u;
+
+	if (d->nevents >= RTP_DOC_MAX_EVENTS || !is_count_name(k) || !get_u64(v, &u))
+		return;
+	if (strlen(prefix) + strlen(k) + 2 > sizeof(d->events[0].name))
+		return;
+	snprintf(d->events[d->nevents].name, sizeof(d->events[0].name), "%s%s%s", prefix, *prefix ? "." : "", k);
+	d->events[d->nevents++].value = u;
+}
+
+/* Counts from events (untrusted: only what has the shape of a count is kept). */
+static void read_events(struct rtp_doc *d, json_t *ev)
+{
+	const char *k, *k2;
+	json_t *v, *v2;
+
+	if (!json_is_object(ev))
+		return;
+	json_object_foreach(ev, k, v) {
+		if (json_is_object(v) && strlen(k) < 32) {
+			json_object_foreach(v, k2, v2)
+				add_event(d, k, k2, v2);
+		} else {
+			add_event(d, "", k, v);
+		}
+	}
 }
 
 void rtp_doc_free(struct rtp_doc *d)

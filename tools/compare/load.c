@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtproof-compare: loading documents, suites and ladders; the fairness check. */
+#include "compare.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+
+/* ---- loading ----------------------------------------------------------- */
+
+static bool is_doc_name(const char *n)
+{
+	size_t l = strlen(n);
+
+	return l > 5 && !strcmp(n + l - 5, ".json") && strcmp(n, "compare.json") &&
+	       strcmp(n, "suite.json") && !strstr(n, ".tmp.");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir that pass keep(); *names freed by the caller. */
+static int list_dir(const char *dir, bool (*keep)(const char *dir, const char *name),
+		    char ***names, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !keep(dir, e->d_name))
+			continue;
+		if (*n == cap) {
+			char **nn;
+
+			cap = cap ? cap * 2 : 16;
+			nn = realloc(*names, cap * sizeof(char *));
+			if (!nn)
+				break;
+			*names = nn;
+		}
+		(*names)[*n] = strdup(e->d_name);
+		if (!(*names)[*n])
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*names, *n, sizeof(char *), cmp_str);
+	return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static bool keep_doc(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return is_doc_name(name) && !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+static bool keep_rung(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	char **docs;
+	size_t n;
+	bool ok;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (stat(p, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	if (list_dir(p, keep_doc, &docs, &n))
+		return false;
+	ok = n > 0;
+	free_names(docs, n);
+	return ok;
+}
+
+/* in_dir: another rtproof format (rtproof-vm/1 ...) beside the documents is skipped. */
+static int load_doc(struct run *r, const char *path, bool in_dir)
+{
+	struct rtp_doc *nd = realloc(r->docs, (r->ndocs + 1) * sizeof(*nd));
+	char err[256];
+	size_t i;
+	int ret;
+
+	if (!nd) {
+		rtp_error("%s: out of memory", path);
+		return -ENOMEM;
+	}
+	r->docs = nd;
+	ret = rtp_doc_load(&r->docs[r->ndocs], path, err, sizeof(err));
+	if (ret == -EPROTO && in_dir && strstr(err, "(schema \"rtproof-"))
+		return 0;
+	if (ret) {
+		rtp_error("%s: %s", path, err);
+		return -EINVAL;
+	}
+	for (i = 0; i < r->ndocs; i++)
+		if (!strcmp(r->docs[i].tool, r->docs[r->ndocs].tool)) {
+			rtp_error("%s: a second %s document in %s", path, r->docs[i].tool, r->path);
+			rtp_doc_free(&r->docs[r->ndocs]);
+			return -EINVAL;
+		}
+	r->ndocs++;
+	return 0;
+}
+
+/* A document or a suite directory into one run. */
+static int load_run(struct run *r, const char *path)
+{
+	struct stat st;
+	char **names;
+	size_t n, i;
+	int ret = 0;
+
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	if (stat(path, &st)) {
+		rtp_error("%s: %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return load_doc(r, path, false);
+	if (list_dir(path, keep_doc, &names, &n)) {
+		rtp_error("%s: cannot read the directory: %s", path, strerror(errno));
+		return -EIO;
+	}
+	{
+		char sp[PATH_MAX];
+		json_t *sj;
+
+		snprintf(sp, sizeof(sp), "%s/suite.json", path);
+		sj = json_load_file(sp, 0, NULL);
+		if (sj) {
+			json_t *v = json_object_get(sj, "cpus_online");
+
+			r->has_suite = true;
+			snprintf(r->suite_load, sizeof(r->suite_load), "%s",
+				 json_string_value(json_object_get(sj, "load")) ?: "");
+			snprintf(r->suite_duration, sizeof(r->suite_duration), "%s",
+				 json_string_value(json_object_get(sj, "duration")) ?: "");
+			r->suite_cpus = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+			json_decref(sj);
+		}
+	}
+	if (!n) {
+		rtp_error("%s: no result documents (*.json) in the directory", path);
+		free_names(names, n);
+		return -ENOENT;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		char p[PATH_MAX];
+
+		snprintf(p, sizeof(p), "%s/%s", path, names[i]);
+		ret = load_doc(r, p, true);
+	}
+	free_names(names, n);
+	return ret;
+}
+
+bool cmp_is_ladder(const char *path)
+{
+	struct stat st;
+	char **names;
+	size_t n;
+	bool ladder;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	if (list_dir(path, keep_doc, &names, &n))
+		return false;
+	free_names(names, n);
+	if (n)
+		return false;
+	if (list_dir(path, keep_rung, &names, &n))
+		return false;
+	ladder = n > 0;
+	free_names(names, n);
+	return ladder;
+}
+
+static void side_label(struct side *s, const char *name)
+{
+	const char *b = strrchr(name, '/');
+	char tmp[PATH_MAX];
+	size_t l;
+
+	snprintf(tmp, sizeof(tmp), "%s", name);
+	l = strlen(tmp);
+	while (l > 1 && tmp[l - 1] == '/')
+		tmp[--l] = 0;
+	b = strrchr(tmp, '/');
+	snprintf(s->label, sizeof(s->label), "%s", b ? b + 1 : tmp);
+}
+
+/* "a,b,c": several runs of one side (a path that exists is taken whole). */
+int cmp_load_side(struct side *s, const char *arg)
+{
+	struct stat st;
+	char *copy, *tok, *save = NULL;
+	int ret = 0;
+
+	snprintf(s->path, sizeof(s->path), "%s", arg);
+	if (!stat(arg, &st) || !strchr(arg, ',')) {
+		side_label(s, arg);
+		s->nruns = 1;
+		return load_run(&s->runs[0], arg);
+	}
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		if (s->nruns >= MAX_RUNS) {
+			rtp_error("%s: more than %d runs", arg, MAX_RUNS);
+			ret = -E2BIG;
+			break;
+		}
+		if (!s->nruns)
+			side_label(s, tok);
+		ret = load_run(&s->runs[s->nruns++], tok);
+	}
+	free(copy);
+	if (!ret && s->nruns > 1) {
+		size_t l = strlen(s->label);
+
+		snprintf(s->label + l, sizeof(s->label) - l, " (+%zu runs)", s->nruns - 1);
+	}
+	return ret;
+}
+
+/* A compare-kernels directory: base is the rt rung, the others are the news. */
+int cmp_load_ladder(struct side *sides, int *nsides, const char *dir)
+{
+	char **names, groups[MAX_SIDES][128];
+	int ngroups = 0, g, rt = -1, ret = 0;
+	size_t n, i;
+
+	if (list_dir(dir, keep_rung, &names, &n))
+		return -EIO;
+	for (i = 0; i < n; i++) {
+		char base[128], *p;
+
+		snprintf(base, sizeof(base), "%s", names[i]);
+		p = strstr(base, "-run");
+		if (p && p[4] && strspn(p + 4, "0123456789") == strlen(p + 4))
+			*p = 0;
+		for (g = 0; g < ngroups; g++)
+			if (!strcmp(groups[g], base))
+				break;
+		if (g == ngroups) {
+			if (ngroups == MAX_SIDES) {
+				rtp_error("%s: more than %d rungs", dir, MAX_SIDES);
+				free_names(names, n);
+				return -E2BIG;
+			}
+			snprintf(groups[ngroups++], sizeof(groups[0]), "%s", base);
+		}
+	}
+	for (g = 0; g < ngroups; g++)
+		if (!strcmp(groups[g], "rt"))
+			rt = g;
+	if (rt < 0) {
+		rtp_error("%s: a compare-kernels directory without an rt rung", dir);
+		free_names(names, n);
+		return -ENOENT;
+	}
+	if (ngroups < 2) {
+		rtp_error("%s: a compare-kernels directory with the rt rung alone", dir);
+		free_names(names, n);
+		return -ENOENT;
+	}
+	/* rt first, then stock-none, stock-voluntary, stock-full, then the rest by name */
+	{
+		static const char *const order[] = { "rt", "stock-none", "stock-voluntary", "stock-full" };
+		int ord[MAX_SIDES], k = 0, o;
+		bool used[MAX_SIDES] = { 0 };
+
+		for (o = 0; o < 4; o++)
+			for (g = 0; g < ngroups; g++)
+				if (!used[g] && !strcmp(groups[g], order[o])) {
+					ord[k++] = g;
+					used[g] = true;
+				}
+		for (g = 0; g < ngroups; g++)
+			if (!used[g])
+				ord[k++] = g;
+		for (o = 0; o < ngroups && !ret; o++) {
+			struct side *s = &sides[o];
+
+			g = ord[o];
+			snprintf(s->label, sizeof(s->label), "%s", groups[g]);
+			snprintf(s->path, sizeof(s->path), "%s/%s", dir, groups[g]);
+			for (i = 0; i < n && !ret; i++) {
+				char base[128], *p, path[PATH_MAX];
+
+				snprintf(base, sizeof(base), "%s", names[i]);
+				p = strstr(base, "-run");
+				if (p && p[4] && strspn(p + 4, "0123456789") == strlen(p + 4))
+					*p = 0;
+				if (strcmp(base, groups[g]))
+					continue;
+				if (s->nruns >= MAX_RUNS) {
+					rtp_error("%s: more than %d runs of %s", dir, MAX_RUNS, groups[g]);
+					ret = -E2BIG;
+					break;
+				}
+				snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+				ret = load_run(&s->runs[s->nruns++], path);
+			}
+			if (s->nruns > 1)
+				snprintf(s->path, sizeof(s->path), "%s/%s-run*", dir, groups[g]);
+		}
+	}
+	*nsides = ngroups;
+	free_names(names, n);
+	return ret;
+}
+
+const struct rtp_doc *run_doc(const struct run *r, const char *bench)
+{
+	size_t i;
+
+	for (i = 0; i < r->ndocs; i++)
+		if (!strcmp(r->docs[i].bench, bench))
+			return &r->docs[i];
+	return NULL;
+}
+
+/* ---- fairness ---------------------------------------------------------- */
+
+/* The command without argv[0]'s directory, output paths and run length. */
+static void norm_command(const char *cmd, char *out, size_t len)
+{
+	char *copy = strdup(cmd ? cmd : ""), *tok, *save = NULL;
+	size_t off = 0;
+	bool skip = false, first = true;
+
+	out[0] = 0;
+	if (!copy)
+		return;
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		const char *t = tok;
+
+		if (skip) {
+			skip = false;
+			continue;
+		}
+		/*
+		 * Output paths, and how long the run was (-D, -l: the common
+		 * options of lib/driver.c): rates are per hour, quantiles per
+		 * sample and the max test weighs the two run lengths, so runs
+		 * of different lengths compare.
+		 */
+		if (!strcmp(t, "--json") || !strcmp(t, "--histfile") || !strcmp(t, "-o") || !strcmp(t, "-D") ||
+		    !strcmp(t, "--duration") || !strcmp(t, "-l") || !strcmp(t, "--loops")) {
+			skip = true;
+			continue;
+		}
+		if (!strncmp(t, "--json=", 7) || !strncmp(t, "--histfile=", 11) || !strncmp(t, "--duration=", 11) ||
+		    !strncmp(t, "--loops=", 8) || (!strncmp(t, "-D", 2) && t[2]) || (!strncmp(t, "-l", 2) && t[2]))
+			continue;
+		if (first && strrchr(t, '/'))
+			t = strrchr(t, '/') + 1;
+		first = false;
+		off += (size_t)snprintf(out + off, off < len ? len - off : 0, "%s%s", off ? " " : "", t);
+	}
+	free(copy);
+}
+
+/* Warns about, or refuses (1), comparisons that are not like for like. */
+int check_fair(const struct side *base, const struct side *nw, const struct opts *o)
+{
+	const struct run *rb = &base->runs[0];
+	size_t i, r;
+	int unfair = 0;
+
+	for (r = 0; r < nw->nruns; r++) {
+		const struct run *rn = &nw->runs[r];
+
+		if (!rb->has_suite || !rn->has_suite)
+			continue;
+		if (strcmp(rb->suite_load, rn->suite_load)) {
+			warn_add("suite: different load: base '%s', %s '%s'", rb->suite_load, nw->label,
+				 rn->suite_load);
+			unfair = 1;
+		}
+		if (rb->suite_cpus != rn->suite_cpus) {
+			warn_add("suite: different CPU counts: base %d, %s %d", rb->suite_cpus, nw->label,
+				 rn->suite_cpus);
+			unfair = 1;
+		}
+		if (strcmp(rb->suite_duration, rn->suite_duration))
+			warn_add("suite: different durations: base %s, %s %s", rb->suite_duration, nw->label,
+				 rn->suite_duration);
+		break;
+	}
+	for (i = 0; i < rb->ndocs; i++) {
+		const struct rtp_doc *b = &rb->docs[i];
+
+		for (r = 0; r < nw->nruns; r++) {
+			const struct rtp_doc *n = run_doc(&nw->runs[r], b->bench);
+			char cb[1024], cn[1024];
+
+			if (!n)
+				continue;
+			norm_command(b->command, cb, sizeof(cb));
+			norm_command(n->command, cn, sizeof(cn));
+			if (strcmp(cb, cn)) {
+				warn_add("%s: different bench commands: base '%s', %s '%s'", b->bench, cb,
+					 nw->label, cn);
+				unfair = 1;
+			}
+			if (strcmp(b->load, n->load)) {
+				warn_add("%s: different load: base '%s', %s '%s'", b->bench, b->load, nw->label,
+					 n->load);
+				unfair = 1;
+			}
+			if (b->cpus_online != n->cpus_online) {
+				warn_add("%s: different CPU counts: base %d, %s %d", b->bench, b->cpus_online,
+					 nw->label, n->cpus_online);
+				unfair = 1;
+			}
+			if (b->virtualized != n->virtualized)
+				warn_add("%s: one side ran in a VM, the other did not", b->bench);
+			if (strcmp(b->hostname, n->hostname))
+				warn_add("%s: different hosts: base '%s', %s '%s'", b->bench, b->hostname,
+					 nw->label, n->hostname);
+			if (strcmp(b->status, "skip") && !strcmp(n->status, "skip"))
+				warn_add("%s: skipped in %s", b->bench, nw->label);
+			break;		/* one run of each side is enough to tell */
+		}
+		if (r == nw->nruns)
+			warn_add("%s: no document in %s", b->bench, nw->label);
+	}
+	for (r = 0; r < nw->nruns; r++)
+		for (i = 0; i < nw->runs[r].ndocs; i++)
+			if (!run_doc(rb, nw->runs[r].docs[i].bench))
+				warn_add("%s: in %s but not in the base: not compared", nw->runs[r].docs[i].bench,
+					 nw->label);
+	if (unfair && !o->allow_unfair) {
+		rtp_error("%s against %s: not like for like (%s); --allow-unfair compares anyway",
+			  base->label, nw->label, cmp_warnings[cmp_nwarnings - 1]);
+		return 1;
+	}
+	return 0;
+}
