@@ -15,6 +15,7 @@ R=$RTPROOF_ROOT
 # another user's /tmp or load.
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	unshare -m sh -c '
+		. "$1/scripts/rtproof-lib.sh"	# first: the checkout may be under /tmp
 		mount -t tmpfs -o mode=1777 tmpfs /tmp || exit 9
 		mkdir /tmp/pbin /tmp/marks
 		for c in sh dd rm mktemp sleep find cat wc; do ln -s "$(command -v $c)" /tmp/pbin/$c; done
@@ -22,7 +23,6 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 		ln -s /tmp/victim /tmp/load.dd
 		unset TMPDIR
 		PATH=/tmp/pbin
-		. "$1/scripts/rtproof-lib.sh"
 		RTP_LOAD_MARKS=/tmp/marks
 		rtp_load_start io
 		sleep 2
