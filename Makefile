@@ -280,7 +280,7 @@ test:
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=address,undefined unit-bins fuzz-bins && \
 	$(MAKE) --no-print-directory SANITIZE=address,undefined unit fuzz-replay && \
 	echo "test: ASan/UBSan $$(( $$(date +%s) - t0 )) s" && t0=$$(date +%s) && \
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=thread all $(TOOL_BINS) tsan-bins && \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=thread tsan-progs tsan-bins && \
 	$(MAKE) --no-print-directory SANITIZE=thread tsan-check && \
 	echo "test: TSan $$(( $$(date +%s) - t0 )) s" && \
 	echo "test: all passed in $$(( $$(date +%s) - T0 )) s, $$(( $$(date +%s) - T1 )) s after the package installation (the kernel download is in integration's log)"
@@ -294,8 +294,11 @@ test-build: all hdr-check $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS)
 unit-bins: $(UNIT_BINS)
 fuzz-bins: $(FUZZ_BINS)
 tsan-bins: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
+tsan-progs: $(TSAN_PROGS)
 
-tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) all $(TOOL_BINS)
+# the threaded programs tests/integration/tsan-*.t run (not every program)
+TSAN_PROGS := $(BIN)/rtproof-cyclic $(BIN)/rtproof-lockstress
+tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) $(TSAN_PROGS)
 	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
 

@@ -44,17 +44,17 @@ died() {
 died panic "$TMP/panic" $? panic 'error: guest kernel panicked' '^    | .*Kernel panic'
 
 # 2. Hang: a FIFO 99 spinner on the only vCPU, RT throttling off; the
-# timeout (30 s: a TCG boot takes 5-15 s here) kills it while it measures.
+# timeout (25 s: a TCG boot takes 5-15 s here) kills it while it measures.
 start=$(date +%s)
-"$VM" -q --kernel stock --clock tcg --timeout 30s --out "$TMP/hang" -- \
+"$VM" -q --kernel stock --clock tcg --timeout 25s --out "$TMP/hang" -- \
 	sh -c "$measuring; echo -1 >/proc/sys/kernel/sched_rt_runtime_us; echo spinning; rtp-spin --cpu 0 --prio 99 --spin 500s --every 600s --duration 600s" \
 	>/dev/null 2>"$TMP/err"
 rc=$?
 took=$(( $(date +%s) - start ))
-died "FIFO 99 hang" "$TMP/hang" $rc timeout 'error: guest did not finish within 30s and was killed' '^    | '
+died "FIFO 99 hang" "$TMP/hang" $rc timeout 'error: guest did not finish within 25s and was killed' '^    | '
 wall=$(jq -r .wall_s "$TMP/hang/vm.json" 2>/dev/null)
-awk -v w="$wall" 'BEGIN { exit !(w + 0 >= 30 && w + 0 <= 33) }'
-ok $? "FIFO 99 hang: QEMU killed ${wall}s after its start (timeout 30s; ${took}s with the set-up)"
+awk -v w="$wall" 'BEGIN { exit !(w + 0 >= 25 && w + 0 <= 28) }'
+ok $? "FIFO 99 hang: QEMU killed ${wall}s after its start (timeout 25s; ${took}s with the set-up)"
 ! ps -eo args | grep -v grep | grep -q "path=$TMP/hang,mount_tag=res"
 ok $? "FIFO 99 hang: no QEMU left running"
 
