@@ -230,45 +230,51 @@ void budget_row(struct row *w, const struct pooled *b, const struct pooled *n, c
 	}
 }
 
+/* The run's document of bench with a duration and the event's count: NULL when absent. */
+static const struct rtp_doc *run_event(const struct run *run, const char *bench, const char *event,
+				       uint64_t *count)
+{
+	const struct rtp_doc *d = run_doc(run, bench);
+	size_t e;
+
+	if (!d || !(d->duration_s > 0))
+		return NULL;
+	for (e = 0; e < d->nevents; e++)
+		if (!strcmp(d->events[e].name, event)) {
+			*count = d->events[e].value;
+			return d;
+		}
+	return NULL;
+}
+
 static bool side_event(const struct side *s, const char *bench, const char *event, uint64_t *k, double *dur)
 {
-	size_t r, e;
+	const struct rtp_doc *d;
+	uint64_t count;
+	size_t r;
 	bool any = false;
 
 	*k = 0;
 	*dur = 0;
-	for (r = 0; r < s->nruns; r++) {
-		const struct rtp_doc *d = run_doc(&s->runs[r], bench);
-
-		if (!d || !(d->duration_s > 0))
-			continue;
-		for (e = 0; e < d->nevents; e++)
-			if (!strcmp(d->events[e].name, event)) {
-				*k += d->events[e].value;
-				*dur += d->duration_s;
-				any = true;
-				break;
-			}
-	}
+	for (r = 0; r < s->nruns; r++)
+		if ((d = run_event(&s->runs[r], bench, event, &count))) {
+			*k += count;
+			*dur += d->duration_s;
+			any = true;
+		}
 	return any;
 }
 
 /* Each run's rate per hour into v (room for MAX_RUNS); returns how many. */
 static size_t run_rates(const struct side *s, const char *bench, const char *event, double *v)
 {
-	size_t r, e, n = 0;
+	const struct rtp_doc *d;
+	uint64_t count;
+	size_t r, n = 0;
 
-	for (r = 0; r < s->nruns; r++) {
-		const struct rtp_doc *d = run_doc(&s->runs[r], bench);
-
-		if (!d || !(d->duration_s > 0))
-			continue;
-		for (e = 0; e < d->nevents; e++)
-			if (!strcmp(d->events[e].name, event)) {
-				v[n++] = (double)d->events[e].value / (d->duration_s / 3600);
-				break;
-			}
-	}
+	for (r = 0; r < s->nruns; r++)
+		if ((d = run_event(&s->runs[r], bench, event, &count)))
+			v[n++] = (double)count / (d->duration_s / 3600);
 	return n;
 }
 

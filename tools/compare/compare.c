@@ -27,8 +27,11 @@ static const char *const headline[] = {
 	"lockstress:inversion_wait",
 };
 
-static struct row *row_add(void)
+/* a new row, zeroed but for what names it; NULL when out of memory */
+static struct row *row_add(const char *bench, const char *metric, const char *key, const char *unit,
+			   size_t new_index)
 {
+	struct row *w;
 	static size_t cmp_cap_rows;
 
 	if (cmp_nrows == cmp_cap_rows) {
@@ -40,8 +43,14 @@ static struct row *row_add(void)
 		cmp_rows = nr;
 		cmp_cap_rows = nc;
 	}
-	memset(&cmp_rows[cmp_nrows], 0, sizeof(cmp_rows[0]));
-	return &cmp_rows[cmp_nrows++];
+	w = &cmp_rows[cmp_nrows++];
+	memset(w, 0, sizeof(*w));
+	w->bench = bench;
+	w->metric = metric;
+	w->key = key;
+	w->unit = unit;
+	w->new_index = new_index;
+	return w;
 }
 
 static struct estimate *est_add(void)
@@ -206,18 +215,13 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 			bench_compared = true;
 			pb.components = pn.components = components(bd, m);
 			for (f = 0; f < (margin ? 2u : 5u); f++) {
-				struct row *w = row_add();
+				struct row *w = row_add(bd->bench, m->name, m->key, m->unit, ni);
 
 				if (!w) {
 					pooled_free(&pb);
 					pooled_free(&pn);
 					return -ENOMEM;
 				}
-				w->bench = bd->bench;
-				w->metric = m->name;
-				w->key = m->key;
-				w->unit = m->unit;
-				w->new_index = ni;
 				if (margin) {
 					w->figure = f == 0 ? "p1" : "min";
 					if (f == 0)
@@ -238,18 +242,13 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 
 				if (strcmp(bg->metric, m->name) || (bg->bench[0] && strcmp(bg->bench, bd->bench)))
 					continue;
-				w = row_add();
+				w = row_add(bd->bench, m->name, m->key, "/h", ni);
 				if (!w) {
 					pooled_free(&pb);
 					pooled_free(&pn);
 					return -ENOMEM;
 				}
-				w->bench = bd->bench;
-				w->metric = m->name;
-				w->key = m->key;
-				w->unit = "/h";
 				w->figure = bg->figure;
-				w->new_index = ni;
 				budget_row(w, &pb, &pn, bg, c);
 			}
 			if (!margin && !strcmp(m->unit, "ns")) {
@@ -265,27 +264,18 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 
 			if (!strcmp(bd->events[k].name, "xruns"))
 				continue;	/* its own row, below */
-			w = row_add();
+			w = row_add(bd->bench, bd->events[k].name, "", NULL, ni);
 			if (!w)
 				return -ENOMEM;
-			w->bench = bd->bench;
-			w->metric = bd->events[k].name;
-			w->key = "";
-			w->new_index = ni;
 			event_row(w, base, nw, bd->bench, bd->events[k].name, c);
 		}
 		if (bd->has_xruns && !xruns_done && metric_selected(bd->bench, "wakeup_lateness", c->o)) {
-			struct row *w = row_add();
+			struct row *w = row_add(bd->bench, "xruns", "", "xruns", ni);
 
 			if (!w)
 				return -ENOMEM;
 			xruns_done = true;
-			w->bench = bd->bench;
-			w->metric = "xruns";
-			w->key = "";
-			w->unit = "xruns";
 			w->figure = "count";
-			w->new_index = ni;
 			xrun_row(w, base, nw, c);
 			if (w->has_new)
 				(*matched)++;
