@@ -36,8 +36,7 @@ in_guest() {
 		>"$_g/out" 2>"$_g/err"
 	_rc=$?
 	echo "# in the $1 guest (icount: instruction time), $(( $(date +%s) - _t0 )) s wall, exit $_rc"
-	tail -n 20 "$_g/err" >"$_g/vm/err.txt" 2>/dev/null
-	in_guest_relay "$1" $_rc "$_g/vm/output.txt" "$_g/vm/err.txt" "$_g/vm/serial.log"
+	in_guest_relay "$1" $_rc "$_g/vm/output.txt" "$_g/err" "$_g/vm/serial.log"
 }
 
 # in_guest_relay KERNEL RC TAP LOG...: the guest's TAP is this test's (a
