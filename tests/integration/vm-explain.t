@@ -6,14 +6,21 @@
 #  - cyclic beside a FIFO 99 spinner (rtp-spin, 2 ms every 100 ms): every
 #    explained outlier names rtp-spin (FIFO 99) first, by its pid and as a
 #    user task (kthread false: a comm proves nothing, docs/security.md),
-#    its stretch within 10 % of the planted 2 ms and its time in the window
-#    within 10 % of the latency;
+#    its time in the window within 10 % of the latency, its stretch never
+#    longer than the planted 2 ms + 10 %, the longest within 10 % of it;
 #  - irqlat with 300 us planted in the module's primary handler: the hard
 #    IRQ "rtproof" first, within 10 % of 300 us;
 #  - audio with planted 40 ms stalls: each explained xrun names rtp-stall
-#    (real-time 99), its stretch within 10 % of 40 ms (read after the run,
-#    the stall thread is gone: the trace's prio says RT 99, FIFO or RR is
-#    no longer known);
+#    (real-time 99) first, for at least half the xrun's lateness, its
+#    stretch never longer than 40 ms + 10 % (read after the run, the stall
+#    thread is gone: the trace's prio says RT 99, FIFO or RR is no longer
+#    known);
+#  A planted spin is not always one stretch: 6.12's fair server lends CFS
+#  tasks (kworker, kcompactd, rcu_preempt) the CPU while a FIFO 99 task
+#  spins, and migration/0 runs the soft-lockup watchdog every 4 s: a 9 s
+#  FIFO 99 spin in the stock guest was switched out 22 times.  So a stretch
+#  is bounded above for every outlier, and the whole planted length is
+#  asserted on the longest one (cyclic: >= 10 outliers, one whole).
 #  - the overhead: cyclic p50/p99 with and without --explain (diagnostics).
 . "$(dirname "$0")/tap.sh"
 . "$RTPROOF_ROOT/tests/vm/test-lib.sh"
@@ -76,10 +83,11 @@ for k in $KERNELS; do
 	jq_ok "$d/cyc.json" 'all(.events.explained[]; .culprits[0] as $c |
 		$c.name == "rtp-spin" and $c.policy == "FIFO" and $c.prio == 99
 		and $c.pid == '"${sp:-0}"' and $c.kthread == false
-		and ($c.stretch_ns - 2000000 | fabs) <= 200000
+		and $c.stretch_ns <= 2200000
 		and ($c.ns - .latency_ns | fabs) <= .latency_ns * 0.1
-		and .late_by == "woken-late")'
-	ok $? "$k: cyclic: rtp-spin[$sp] (FIFO 99, user) first every time, its 2 ms stretch within 10 %, its window time within 10 % of the latency"
+		and .late_by == "woken-late")
+		and ([.events.explained[].culprits[0].stretch_ns] | max - 2000000 | fabs) <= 200000'
+	ok $? "$k: cyclic: rtp-spin[$sp] (FIFO 99, user) first every time, its window time within 10 % of the latency, stretches <= 2.2 ms, the longest within 10 % of 2 ms"
 	diag "$k: $(grep -m1 'late on CPU' "$d/cyc.txt")"
 	diag "$k: cyclic stretches: $(jq -c '[.events.explained[].culprits[0].stretch_ns] | [min, max]' "$d/cyc.json" 2>/dev/null) ns (planted 2000000)"
 	grep -q "late on CPU 0: rtp-spin\[${sp:-0}\] (FIFO 99, user) ran [0-9.]* ms" "$d/cyc.txt"
@@ -101,9 +109,10 @@ for k in $KERNELS; do
 		all(.events.explained[] | select(.metric == "xrun"); .culprits[0] as $c |
 			$c.name == "rtp-stall" and ($c.policy == "FIFO" or $c.policy == "RT") and $c.prio == 99
 			and ($c.kthread == false or $c.kthread == null)
-			and ($c.stretch_ns - 40000000 | fabs) <= 4000000)
+			and $c.ns >= .latency_ns * 0.5
+			and $c.stretch_ns <= 44000000)
 		and ([.events.explained[] | select(.metric == "xrun")] | length) >= 1'
-	ok $? "$k: audio: each explained xrun names rtp-stall (RT 99), its 40 ms stretch within 10 % ($(jq -c '[.events.explained[] | select(.metric == "xrun") | .culprits[0].stretch_ns]' "$d/aud.json" 2>/dev/null))"
+	ok $? "$k: audio: each explained xrun names rtp-stall (RT 99) first, for >= half its lateness, its stretch <= 44 ms (lateness, ran, stretch ns: $(jq -c '[.events.explained[] | select(.metric == "xrun") | [.latency_ns, .culprits[0].ns, .culprits[0].stretch_ns]]' "$d/aud.json" 2>/dev/null))"
 	diag "$k: $(grep -m1 'late on CPU' "$d/aud.txt")"
 
 	# overhead, and nothing left behind

@@ -67,6 +67,16 @@ for k in stock rt; do
 	ok $? "$k: modules.dep generated (9p depends on netfs: $(grep -E '^kernel/fs/9p/9p\.ko' "$TMP/x-$k/lib/modules/$rel/modules.dep" | sed 's/.*: //'))"
 done
 
+# --add of a program build/bin also holds: one copy, the added one
+kdir=$("$KERNEL" path stock)
+cp /bin/true "$TMP/rtproof-cyclic"
+"$MK" --out "$TMP/dup.cpio" --kernel-dir "$kdir" --bin "$RTPROOF_BIN" --add "$TMP/rtproof-cyclic" \
+	--add "$RTPROOF_BIN/rtp-spin" 2>"$TMP/err"
+rc=$?
+mkdir -p "$TMP/dup" && (cd "$TMP/dup" && cpio -id --quiet usr/bin/rtproof-cyclic <"$TMP/dup.cpio")
+[ $rc -eq 0 ] && cmp -s "$TMP/dup/usr/bin/rtproof-cyclic" "$TMP/rtproof-cyclic"
+ok $? "--add of a program build/bin holds: builds, the added copy wins (rc $rc$(head -c 200 "$TMP/err" | tr '\n' ' '))"
+
 "$MK" --out "$TMP/bad.cpio" --kernel-dir "$TMP/nope" 2>"$TMP/err"
 [ $? -eq 1 ] && [ ! -e "$TMP/bad.cpio" ] && grep -q -- '--kernel-dir' "$TMP/err"
 ok $? "bad --kernel-dir: exit 1, nothing written: $(cat "$TMP/err")"
