@@ -19,7 +19,7 @@ command -v cc >/dev/null || skip_all "no C compiler"
 kernels=${RTPROOF_VM_KERNELS:-stock-6.1 rt-6.12}
 vm_fetch $kernels
 
-cc -O2 -Wall -Wextra -Werror -pthread -DPER_READER=3000 -I"$RTPROOF_ROOT/kernel/module" -o "$TMP/irqlat-readers" \
+cc -O2 -Wall -Wextra -Werror -pthread -DPER_READER=1000 -I"$RTPROOF_ROOT/kernel/module" -o "$TMP/irqlat-readers" \
 	"$RTPROOF_ROOT/tests/vm/irqlat-readers.c"
 ok $? "irqlat-readers builds"
 
