@@ -15,6 +15,7 @@ ok $rc "make install DESTDIR=... PREFIX=/usr"
 for f in usr/bin/rtproof usr/bin/rtproof-cyclic usr/bin/rtproof-irqlat usr/bin/rtproof-audio \
 	usr/bin/rtproof-lockstress usr/lib/rtproof/scripts/rtproof-run usr/lib/rtproof/scripts/rtproof-vm \
 	usr/lib/rtproof/scripts/rtproof-kernel usr/lib/rtproof/scripts/rtproof-compare-kernels \
+	usr/lib/rtproof/scripts/rtproof-bisect \
 	usr/lib/rtproof/scripts/rtproof-lib.sh usr/lib/rtproof/kernel/vm/init \
 	usr/lib/rtproof/kernel/vm/mkinitramfs usr/share/doc/rtproof/README.md \
 	usr/share/doc/rtproof/docs/options.md usr/share/man/man1/rtproof.1 \
