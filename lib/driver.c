@@ -573,6 +573,37 @@ static int measure(struct rtp_run *r)
 	return rtp_status_exit(v.status);
 }
 
+/*
+ * RTPROOF_OUT (the step protocol of rtproof bisect, docs/options.md): with
+ * it set and no --json, the document goes to $RTPROOF_OUT/<bench>.json.
+ * A document already there is refused, not replaced: one per bench and
+ * directory, as rtproof compare reads a directory.  Unset or empty: as
+ * before, no document without --json.
+ */
+static int json_from_env(struct rtp_run *r)
+{
+	const char *dir = getenv("RTPROOF_OUT"), *name = r->ops->tool;
+	struct stat st;
+	int n;
+
+	if (r->co->json || !dir || !*dir)
+		return 0;
+	if (!strncmp(name, "rtproof-", 8))
+		name += 8;
+	n = snprintf(r->json_default, sizeof(r->json_default), "%s/%s.json", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(r->json_default))
+		return rtp_opt_bad("RTPROOF_OUT", dir, "path too long");
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return rtp_opt_bad("RTPROOF_OUT", dir, "not a directory");
+	if (!lstat(r->json_default, &st)) {
+		rtp_error("RTPROOF_OUT %s: %s exists; give --json FILE for another document", dir,
+			  r->json_default);
+		return RTP_EXIT_ERROR;
+	}
+	r->co->json = r->json_default;
+	return 0;
+}
+
 int rtp_run_tool(const struct rtp_bench_ops *ops, int argc, char **argv)
 {
 	struct rtp_run *r;
@@ -599,6 +630,8 @@ int rtp_run_tool(const struct rtp_bench_ops *ops, int argc, char **argv)
 	r->o = (char *)r->b + ops->opts_offset;
 	r->co = (struct rtp_common *)((char *)r->o + ops->co_offset);
 	code = rtp_run_parse(ops, r->o, argc, argv);
+	if (!code)
+		code = json_from_env(r);
 	if (code) {
 		code = code == RTP_HELP_SHOWN ? RTP_EXIT_PASS : code;
 		goto out;

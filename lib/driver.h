@@ -155,6 +155,7 @@ struct rtp_run {
 	struct timespec wall_start;	/* CLOCK_REALTIME */
 	struct rtp_result res;
 	bool have_json;
+	char json_default[4096];	/* $RTPROOF_OUT/<bench>.json when no --json */
 	bool mlocked;
 	const char *stopped_by;		/* "signal", "duration", "loops", ... */
 	int signal;			/* the signal that stopped the run, 0: none */
