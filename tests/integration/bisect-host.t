@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rtproof-test: phase=serial
+# rtproof bisect on this host (issue 30, "done when"): a generated history
+# of 8 commits whose step runs rtproof-cyclic for about a second on CPU 0,
+# beside a FIFO-99 spinner (rtp-spin) from commit 5 on.  Rule (b) of
+# tests/README.md: the planted stall is at least 50 ms and at least 10x
+# this host's own worst stall measured just before; both are printed.  The
+# bisect names commit 5, and every step's verdict is the truth (no false
+# step).  About 5 s a step, 4 steps.
+. "$(dirname "$0")/tap.sh"
+BISECT=$RTPROOF_ROOT/scripts/rtproof-bisect
+for p in rtproof-cyclic rtp-spin rtproof-compare; do
+	[ -x "$RTPROOF_BIN/$p" ] || { echo "1..0 # SKIP $p not built"; exit 0; }
+done
+[ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP needs root (FIFO priorities)"; exit 0; }
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || { echo "1..0 # SKIP needs 2 CPUs"; exit 0; }
+
+m=$(host_stall_us 0)
+s=$(( (m * 10 + 999) / 1000 ))
+[ "$s" -ge 50 ] || s=50
+diag "this host's own worst stall just now: $m us; planted: $s ms"
+if [ "$m" -eq 0 ] || [ "$s" -gt 200 ]; then
+	skip "bisect beside a planted stall" "the host stalls $m us now: 10x that ($s ms) leaves no room in a short step"
+	done_testing; exit
+fi
+every=$(( s * 2 < 100 ? 100 : s * 2 ))
+dur=$(( every * 6 < 1000 ? 1000 : every * 6 ))
+diag "step: rtproof-cyclic -t 1 -a 0 -i 1000 -D ${dur}ms; from commit 5 on, rtp-spin ${s} ms every ${every} ms on CPU 0"
+
+git init -q "$TMP/r" && git -C "$TMP/r" config user.email t@example.org && git -C "$TMP/r" config user.name t ||
+	echo "not ok - git init"
+for i in 1 2 3 4 5 6 7 8; do
+	if [ $i -ge 5 ]; then echo "${s}ms"; else echo 0; fi >"$TMP/r/stall"
+	git -C "$TMP/r" add stall && git -C "$TMP/r" commit -qm "commit $i" --allow-empty || echo "not ok - commit"
+done
+cat >"$TMP/step" <<EOF
+#!/bin/sh
+s=\$(cat stall)
+[ "\$s" = 0 ] || rtp-spin --cpu 0 --prio 99 --spin "\$s" --every ${every}ms --delay $((every / 2))ms \
+	--duration $((dur + 100))ms >/dev/null 2>&1 &
+rtproof-cyclic -q -t 1 -a 0 -i 1000 -D ${dur}ms >/dev/null
+rc=\$?
+wait
+exit \$rc
+EOF
+chmod +x "$TMP/step"
+git -C "$TMP/r" status --porcelain >"$TMP/before"; git -C "$TMP/r" worktree list >>"$TMP/before"
+"$BISECT" --repo "$TMP/r" --good HEAD~7 --bad HEAD --runs 2 --max-runs 6 --out "$TMP/o" -- "$TMP/step" >"$TMP/o.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$TMP/o.txt"
+k=$(git -C "$TMP/r" rev-parse HEAD~3)
+[ $rc -eq 0 ] && grep -q "^first bad commit: $k commit 5$" "$TMP/o.txt" &&
+	grep -Eq '^effect: cyclic wakeup_latency cpu 0 thread 0 max x' "$TMP/o.txt"
+ok $? "a ${s} ms stall from commit 5 on, against this host's own $m us: commit 5 named, its effect the max (exit $rc)"
+jq -e '[.steps[] | select(.step > 0)] | length >= 2 and
+	all(.[]; (.subject | ltrimstr("commit ") | tonumber) as $n | .verdict == (if $n >= 5 then "bad" else "good" end))' \
+	"$TMP/o/bisect.json" >/dev/null
+ok $? "no false step: every revision's verdict is its truth ($(jq -r '[.steps[] | "\(.subject): \(.verdict)"] | join(", ")' "$TMP/o/bisect.json" 2>/dev/null))"
+git -C "$TMP/r" status --porcelain >"$TMP/after"; git -C "$TMP/r" worktree list >>"$TMP/after"
+cmp -s "$TMP/before" "$TMP/after"
+ok $? "the repository as it was"
+done_testing
