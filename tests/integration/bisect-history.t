@@ -131,7 +131,7 @@ bad() {	# bad DESCRIPTION PATTERN ARGS...
 	_rc=$?
 	state "$TMP/r1" >"$TMP/b.after"
 	[ $_rc -eq 1 ] && [ "$(wc -l <"$TMP/b.txt")" -eq 1 ] && grep -q "$_pat" "$TMP/b.txt" &&
-		cmp -s "$TMP/b.before" "$TMP/b.after" && [ -z "$(ls "$TMP" | grep '^ob')" ]
+		cmp -s "$TMP/b.before" "$TMP/b.after" && [ ! -e "$TMP/ob" ]
 	ok $? "$_desc: one line, exit 1, the repo as it was ($(cat "$TMP/b.txt"))"
 }
 bad "--good not in the repo" '^rtproof-bisect: error: --good nosuch: not a commit in ' \
