@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=parallel quick
+# rtproof-test: phase=parallel
 # rtproof bisect (issue 30) on generated git histories whose step writes
 # synthetic documents of known truth (tests/tools/rtp-mkdoc, the seed is
 # the bisect's run count, so every run is the same on any machine): 10 s at
@@ -11,12 +11,14 @@
 BISECT=$RTPROOF_ROOT/scripts/rtproof-bisect
 
 # mkrepo DIR N K [SKIP...]: N commits; commit i's file "stall" is the stall
-# from commit K on ("-" for none); "skip" names the commits the step skips
+# from commit K on ("-" for none), "once" at commit ONCE_AT; "skip" names
+# the commits the step skips
 mkrepo() {
 	_d=$1 _n=$2 _k=$3; shift 3
 	git init -q "$_d" && git -C "$_d" config user.email t@example.org && git -C "$_d" config user.name t || return 1
 	for _i in $(seq 1 "$_n"); do
 		if [ "$_k" != - ] && [ "$_i" -ge "$_k" ]; then echo 40ms; else echo 0; fi >"$_d/stall"
+		[ "$_i" != "${ONCE_AT:-}" ] || echo once >"$_d/stall"
 		echo "$_i" >"$_d/n"
 		: >"$_d/skip"
 		for _s in "$@"; do [ "$_s" != "$_i" ] || echo skip >"$_d/skip"; done
@@ -27,13 +29,20 @@ mkrepo() {
 cat >"$TMP/step" <<'EOF'
 #!/bin/sh
 [ -s skip ] && exit 125
-s=$(cat stall)
+s=$(cat stall) every=2s
+# "once": one lone stall, in the revision's first run only
+if [ "$s" = once ]; then
+	s=0
+	[ -e "$ONCE_DIR/$RTPROOF_BISECT_REV" ] || { : >"$ONCE_DIR/$RTPROOF_BISECT_REV"; s=40ms every=60s; }
+fi
 set -- --seed "$RTPROOF_BISECT_RUN" --duration 10s --interval 1ms --tail-rate 0 --burst-rate 0 \
 	--out "$RTPROOF_OUT/cyclic.json"
-[ "$s" = 0 ] || set -- "$@" --stall "0:$s:2s:300ms"
+[ "$s" = 0 ] || set -- "$@" --stall "0:$s:$every:300ms"
 exec rtp-mkdoc "$@"
 EOF
 chmod +x "$TMP/step"
+ONCE_DIR=$TMP/once
+mkdir "$ONCE_DIR" && export ONCE_DIR
 # state DIR: everything of the repository a bisect must leave as it was
 state() {
 	git -C "$1" status --porcelain=v1 --untracked-files=all && git -C "$1" rev-parse HEAD &&
@@ -91,6 +100,18 @@ sed 's/^/# /' "$TMP/o3.txt"
 	jq -e '.status == "inconclusive"' "$TMP/o3/bisect.json" >/dev/null
 ok $? "a lone stall, one run a side: undecided, exit 3, not called a regression (exit $rc)"
 sed -i 's|--stall "0:$s:60s:5s"|--stall "0:$s:2s:300ms"|' "$TMP/step"
+
+# ---- an undecided revision: commit 4 has one lone stall in its first run;
+# more runs cannot decide it, and the search steps around it
+ONCE_AT=4 mkrepo "$TMP/r9" 8 7 || echo "not ok - mkrepo failed"
+"$BISECT" --repo "$TMP/r9" --good HEAD~7 --bad HEAD --runs 2 --max-runs 4 --out "$TMP/o9" -- "$TMP/step" >"$TMP/o9.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$TMP/o9.txt"
+k=$(sha "$TMP/r9" HEAD~1)
+[ $rc -eq 0 ] && grep -q "^first bad commit: $k commit 7: change 7$" "$TMP/o9.txt" &&
+	jq -e '[.steps[] | select(.verdict == "undecided")] | length == 1 and .[0].subject == "commit 4: change 4" and .[0].runs == 4' \
+		"$TMP/o9/bisect.json" >/dev/null
+ok $? "a revision the data cannot decide: more runs (4 a side), then stepped around; commit 7 found (exit $rc)"
 
 # ---- skip: the step cannot measure commits 3 and 9; the stall from 7 -----------------
 mkrepo "$TMP/r4" 12 7 3 9 || echo "not ok - mkrepo failed"
