@@ -75,7 +75,7 @@ static inline uint64_t audio_ns_frames(uint64_t ns, unsigned rate)
 enum audio_event { AUDIO_OK, AUDIO_XRUN, AUDIO_SUSPEND };
 
 struct audio_wake {
-	uint64_t now_ns;		/* CLOCK_MONOTONIC, right after the wake-up */
+	uint64_t now_ns;		/* CLOCK_MONOTONIC, right after the wake-up (before the status) */
 	uint64_t avail;			/* frames of free buffer space */
 	uint64_t t_avail_ns;		/* when the first period of space became free */
 	uint64_t t_dry_ns;		/* when the queued audio runs out */
@@ -114,6 +114,10 @@ struct audio_ptr_clock {
 void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period, uint64_t buffer,
 		     uint64_t tstamp, uint64_t avail, uint64_t hw_frames,
 		     uint64_t *t_avail, uint64_t *t_dry);
+
+/* ALSA: the status time (see alsa.c), and t_avail bounded by the wake-up. */
+uint64_t audio_status_tstamp(uint64_t tstamp, uint64_t after_ns);
+uint64_t audio_avail_by_wakeup(uint64_t t_avail, uint64_t woke_ns, uint64_t frame_ns);
 
 struct audio_ctx;
 
