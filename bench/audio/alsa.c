@@ -231,6 +231,26 @@ static void duplex_pump(struct audio_ctx *c, struct alsa_dev *d, uint64_t now)
 	}
 }
 
+/* The card's driver name ("Dummy", "Loopback", "HDA-Intel"), and whether a timer drives it. */
+static void card_driver(struct audio_ctx *c, int card)
+{
+	snd_ctl_card_info_t *ci;
+	snd_ctl_t *ctl;
+	char name[32];
+
+	if (card < 0)
+		return;
+	snprintf(name, sizeof(name), "hw:%d", card);
+	if (snd_ctl_open(&ctl, name, 0) < 0)
+		return;
+	snd_ctl_card_info_alloca(&ci);
+	if (snd_ctl_card_info(ctl, ci) >= 0) {
+		snprintf(c->cfg.driver, sizeof(c->cfg.driver), "%s", snd_ctl_card_info_get_driver(ci));
+		c->cfg.timer_driven = audio_timer_driver(c->cfg.driver);
+	}
+	snd_ctl_close(ctl);
+}
+
 static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 {
 	const struct audio_opts *o = c->o;
@@ -293,11 +313,12 @@ static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 	c->cfg.buffer = buffer;
 	c->cfg.access = d->mmap ? "mmap" : "rw";
 	snprintf(c->cfg.pcm_name, sizeof(c->cfg.pcm_name), "%s", snd_pcm_name(d->pcm));
-	if (snd_pcm_info(d->pcm, info) >= 0)
+	if (snd_pcm_info(d->pcm, info) >= 0) {
 		snprintf(c->cfg.card, sizeof(c->cfg.card), "card %d: %s (%s)",
 			 snd_pcm_info_get_card(info), snd_pcm_info_get_id(info),
 			 snd_pcm_info_get_name(info));
-	else
+		card_driver(c, snd_pcm_info_get_card(info));
+	} else
 		snprintf(c->cfg.card, sizeof(c->cfg.card), "plugin %s (no card)",
 			 snd_pcm_type_name(snd_pcm_type(d->pcm)));
 

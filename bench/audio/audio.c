@@ -179,6 +179,8 @@ static void print_config(const struct audio_run *r)
 		       o->priority);
 	if (r->backend_note[0])
 		printf("  note: %s\n", r->backend_note);
+	if (g->device_note[0])
+		printf("  note: %s\n", g->device_note);
 }
 
 static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
@@ -349,6 +351,11 @@ static void audio_json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_bool(j, "batch", g->batch);
 	rtp_json_string(j, "timing", pointer_timing(r));
 	rtp_json_uint(j, "resolution_ns", resolution_ns(r));
+	if (g->driver[0])
+		rtp_json_string(j, "driver", g->driver);
+	rtp_json_bool(j, "timer_driven", g->timer_driven);
+	if (g->device_note[0])
+		rtp_json_string(j, "device_note", g->device_note);
 	rtp_json_uint(j, "period_ns", period_ns(r));
 	rtp_json_uint(j, "buffer_ns", buffer_ns(r));
 	rtp_json_end_object(j);
@@ -639,6 +646,9 @@ static int open_backend(struct audio_run *r, char *why, size_t len)
 		snd_lib_error_set_handler(alsa_quiet);
 	ret = c->ops->open(c, why, len);
 	snd_lib_error_set_handler(NULL);
+	if (!ret && c->cfg.timer_driven)
+		audio_ktimers_note("/proc", c->cfg.driver, r->o.priority, c->cfg.device_note,
+				   sizeof(c->cfg.device_note));
 	if (!ret)
 		return 0;
 	if (!c->cannot_open)

@@ -96,6 +96,9 @@ struct audio_config {
 	char pcm_name[128];
 	char card[128];
 	bool batch;			/* ALSA: snd_pcm_hw_params_is_batch() */
+	char driver[32];		/* ALSA: the card's driver ("Dummy", "HDA-Intel") */
+	bool timer_driven;		/* snd-dummy, snd-aloop: periods from a kernel timer */
+	char device_note[512];		/* timerdev.c's note on such a device, or "" */
 };
 
 /*
@@ -118,6 +121,11 @@ void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period,
 /* ALSA: the status time (see alsa.c), and t_avail bounded by the wake-up. */
 uint64_t audio_status_tstamp(uint64_t tstamp, uint64_t after_ns);
 uint64_t audio_avail_by_wakeup(uint64_t t_avail, uint64_t woke_ns, uint64_t frame_ns);
+
+/* timerdev.c: timer-driven devices and PREEMPT_RT's ktimers threads. */
+bool audio_timer_driver(const char *driver);
+int audio_stat_prio(const char *stat, int *policy, int *prio);
+void audio_ktimers_note(const char *proc, const char *driver, int prio, char *note, size_t len);
 
 struct audio_ctx;
 

@@ -4,6 +4,8 @@
 
 #include <alsa/asoundlib.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
@@ -429,6 +431,77 @@ static void test_frame_pointer(void)
 	}
 }
 
+/* A planted /proc: ktimers/0 at FIFO prio, rcuc/0 at FIFO 1, a shell at OTHER. */
+static void plant_task(const char *proc, int pid, const char *comm, int prio, int policy)
+{
+	char p[600], fields[256] = "";
+	FILE *f;
+
+	for (int i = 4; i <= 39; i++)
+		strcat(fields, " 0");
+	snprintf(p, sizeof(p), "%s/%d", proc, pid);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/%d/comm", proc, pid);
+	f = fopen(p, "w");
+	if (f) {
+		fprintf(f, "%s\n", comm);
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/%d/stat", proc, pid);
+	f = fopen(p, "w");
+	if (f) {
+		fprintf(f, "%d (%s) S%s %d %d 0 0 0\n", pid, comm, fields, prio, policy);
+		fclose(f);
+	}
+}
+
+static void test_ktimers_note(void)
+{
+	char dir[] = "/tmp/rtp-audio-proc.XXXXXX", note[512];
+	int policy = -1, prio = -1;
+
+	ok(audio_timer_driver("Dummy") && audio_timer_driver("Loopback") && !audio_timer_driver("HDA-Intel") &&
+	   !audio_timer_driver("USB-Audio"), "snd-dummy and snd-aloop are timer-driven, HDA and USB are not");
+	{
+		char st[512] = "7 (a) b) S";	/* each field from 4 on holds its number */
+
+		for (int f = 4; f <= 45; f++)
+			snprintf(st + strlen(st), sizeof(st) - strlen(st), " %d", f);
+		ok(!audio_stat_prio(st, &policy, &prio) && prio == 40 && policy == 41,
+		   "rt_priority and policy: fields 40 and 41, counted after the last ')'");
+	}
+	ok(audio_stat_prio("7 (a) S 1 2", &policy, &prio) < 0, "a short stat line is refused");
+	if (!mkdtemp(dir)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	plant_task(dir, 18, "ktimers/0", 1, 1);
+	plant_task(dir, 22, "rcuc/0", 1, 1);
+	plant_task(dir, 300, "sh", 0, 0);
+	audio_ktimers_note(dir, "Dummy", 80, note, sizeof(note));
+	ok(strstr(note, "snd-dummy is timer-driven") && strstr(note, "ktimers/N, here at SCHED_FIFO 1") &&
+	   strstr(note, "chrt -f -p 81 $p"), "ktimers/0 at FIFO 1 under an audio thread at 80: the note "
+	   "and the chrt line (%s)", note);
+	plant_task(dir, 18, "ktimers/0", 81, 1);
+	audio_ktimers_note(dir, "Dummy", 80, note, sizeof(note));
+	ok(!note[0], "ktimers/0 at FIFO 81: no note");
+	plant_task(dir, 18, "kworker/0", 1, 1);
+	audio_ktimers_note(dir, "Loopback", 80, note, sizeof(note));
+	ok(!note[0], "no ktimers thread (not PREEMPT_RT): no note");
+	for (int i = 0; i < 3; i++) {
+		static const int pids[] = { 18, 22, 300 };
+		char p[600];
+
+		snprintf(p, sizeof(p), "%s/%d/comm", dir, pids[i]);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/%d/stat", dir, pids[i]);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/%d", dir, pids[i]);
+		rmdir(p);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_conversions();
@@ -440,5 +513,6 @@ int main(void)
 	test_batch_pointer();
 	test_same_xrun();
 	test_frame_pointer();
+	test_ktimers_note();
 	return tap_done();
 }
