@@ -399,7 +399,7 @@ void check_ktimers(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 
 	if (!rt_kernel(c)) {
 		r->status = RTP_CHECK_SKIP;
-		seen(r, "not a PREEMPT_RT kernel: soft timers expire in the interrupt, not in ktimers/N");
+		seen(r, "not a PREEMPT_RT kernel: soft timers expire in softirq context, there are no ktimers/N threads");
 		return;
 	}
 	each_proc(c, find_ktimers, &t);
