@@ -240,14 +240,14 @@ static void check_fair_server(const struct rtp_check_ctx *c, struct rtp_check_re
 	r->status = RTP_CHECK_FAIL;
 	if (per_ns > 0)
 		seen(r, "kernel %s: the fair server (a deadline server for CFS tasks) runs starved CFS "
-			"tasks for %lld ms of every %lld ms on CPU(s) %s%s, ahead of any RT thread; "
+			"tasks for %g ms of every %g ms on CPU(s) %s%s, ahead of any RT thread; "
 			"sched_rt_runtime_us (%s) does not change that since 6.12", c->release,
-		     rt_ns / 1000000, per_ns / 1000000, on, n_on > 8 ? ",..." : "", rt_run);
+		     rt_ns / 1e6, per_ns / 1e6, on, n_on > 8 ? ",..." : "", rt_run);
 	else
 		seen(r, "kernel %s: the fair server (a deadline server for CFS tasks) runs starved CFS "
-			"tasks for %lld ms per period on CPU(s) %s%s, ahead of any RT thread; "
+			"tasks for %g ms per period on CPU(s) %s%s, ahead of any RT thread; "
 			"sched_rt_runtime_us (%s) does not change that since 6.12", c->release,
-		     rt_ns / 1000000, on, n_on > 8 ? ",..." : "", rt_run);
+		     rt_ns / 1e6, on, n_on > 8 ? ",..." : "", rt_run);
 	fix(r, "for f in %s/cpu*/runtime; do echo 0 > $f; done (at every boot, e.g. from a "
 	       "systemd unit; the kernel warns \"Fair server disabled\": an RT thread that never "
 	       "sleeps then starves that CPU's CFS tasks)", FAIR_SERVER);
