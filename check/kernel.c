@@ -248,9 +248,20 @@ static void check_fair_server(const struct rtp_check_ctx *c, struct rtp_check_re
 			"tasks for %g ms per period on CPU(s) %s%s, ahead of any RT thread; "
 			"sched_rt_runtime_us (%s) does not change that since 6.12", c->release,
 		     rt_ns / 1e6, on, n_on > 8 ? ",..." : "", rt_run);
-	fix(r, "for f in %s/cpu*/runtime; do echo 0 > $f; done (at every boot, e.g. from a "
-	       "systemd unit; the kernel warns \"Fair server disabled\": an RT thread that never "
-	       "sleeps then starves that CPU's CFS tasks)", FAIR_SERVER);
+	/*
+	 * On 6.12.117 (Debian 13) the write fails with EBUSY while deadline
+	 * admission control is on (sched_rt_runtime_us >= 0), measured in
+	 * the guest: the sysctl goes first, though alone it stops nothing.
+	 */
+	if (strcmp(rt_run, "unread") && atol(rt_run) >= 0)
+		fix(r, "sysctl -w kernel.sched_rt_runtime_us=-1; for f in %s/cpu*/runtime; do echo 0 > "
+		       "$f; done (the sysctl alone stops nothing, but while it is >= 0 the write fails "
+		       "with EBUSY; at every boot; the kernel warns \"Fair server disabled\": an RT "
+		       "thread that never sleeps then starves that CPU's CFS tasks)", FAIR_SERVER);
+	else
+		fix(r, "for f in %s/cpu*/runtime; do echo 0 > $f; done (at every boot; the kernel "
+		       "warns \"Fair server disabled\": an RT thread that never sleeps then starves "
+		       "that CPU's CFS tasks)", FAIR_SERVER);
 }
 
 void check_rt_throttle(const struct rtp_check_ctx *c, struct rtp_check_result *r)
@@ -273,10 +284,8 @@ void check_rt_throttle(const struct rtp_check_ctx *c, struct rtp_check_result *r
 			       "groups too (sched_rt_runtime_us %s)", run);
 			if (r->status == RTP_CHECK_PASS) {
 				r->status = RTP_CHECK_FAIL;
-				r->fix[0] = '\0';
+				fix(r, "sysctl -w kernel.sched_rt_runtime_us=-1");
 			}
-			append(r->fix, sizeof(r->fix), "%ssysctl -w kernel.sched_rt_runtime_us=-1",
-			       r->fix[0] ? "; and " : "");
 		}
 		return;
 	}

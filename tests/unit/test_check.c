@@ -535,10 +535,20 @@ static void test_fixes(void)
 	{
 		struct rtp_check_result r;
 
+		/* -1 already: the runtime write alone */
+		apply(find_case("rt_throttle", "6.12 fair server, rt_runtime -1"));
+		run("rt_throttle", RTP_PROFILE_AUDIO, NULL, &r);
+		ok(!strstr(r.fix, "sched_rt_runtime_us") && strstr(r.fix, "fair_server/cpu*/runtime"),
+		   "rt_throttle on 6.12, sched_rt_runtime_us -1: the fix writes the fair server's "
+		   "runtime, nothing else (%s)", r.fix);
+		/* >= 0: the sysctl first (else EBUSY), then the write; never the sysctl alone */
 		apply(find_case("rt_throttle", "6.12 fair server, rt_runtime 950000"));
 		run("rt_throttle", RTP_PROFILE_AUDIO, NULL, &r);
-		ok(!strstr(r.fix, "sched_rt_runtime_us"), "rt_throttle on 6.12: the fix is not "
-		   "sched_rt_runtime_us=-1 (%s)", r.fix);
+		ok(!strncmp(r.fix, "sysctl -w kernel.sched_rt_runtime_us=-1; for f in "
+			    "/sys/kernel/debug/sched/fair_server/cpu*/runtime; do echo 0 > $f; done", 112) &&
+		   strstr(r.fix, "alone stops nothing"),
+		   "rt_throttle on 6.12, sched_rt_runtime_us 950000: the sysctl, then the runtime "
+		   "write (%s)", r.fix);
 	}
 }
 
