@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rtproof check, audio: the audio group, sound cards, their IRQs and IRQ
- * threads, USB autosuspend. */
+ * threads, USB autosuspend, the timer threads of PREEMPT_RT. */
 #include "checks.h"
 
 #include <ctype.h>
@@ -334,3 +334,99 @@ void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_check_resul
 	seen(r, "USB audio may autosuspend: %s (usbcore.autosuspend=%s)", bad, auto_s);
 }
 
+
+/*
+ * ktimers/N (PREEMPT_RT): soft hrtimers and timer-wheel timers expire in
+ * this thread, SCHED_FIFO 1 by default.  A timer-driven sound device
+ * (snd-dummy, snd-aloop) signals each period from a soft hrtimer, so the
+ * audio thread's wake-up waits until ktimers runs: behind every RT thread
+ * at or above its priority, rcuc/N (RCU callbacks, also FIFO 1) included.
+ */
+struct ktimers {
+	int audio_prio, n, low, kt_prio;
+	char list[256];
+	int n_ahead;
+	char ahead[256];		/* RT threads a low ktimers waits behind */
+};
+
+static int find_ktimers(const struct rtp_check_ctx *c, const char *pid, const char *comm, void *arg)
+{
+	struct ktimers *t = arg;
+	char stat[1024];
+	int policy, prio;
+
+	if (strncmp(comm, "ktimers/", 8) || !isdigit((unsigned char)comm[8]))
+		return 0;
+	if (readf(c, stat, sizeof(stat), "/proc/%s/stat", pid) || rtp_parse_proc_stat_prio(stat, &policy, &prio))
+		return 0;
+	if (policy == 0)
+		prio = 0;
+	t->n++;
+	if (prio <= t->audio_prio) {
+		t->low++;
+		if (!t->kt_prio || prio < t->kt_prio)
+			t->kt_prio = prio ? prio : -1;
+	}
+	if (t->n <= 4)
+		append(t->list, sizeof(t->list), "%s%s %s %d", t->n > 1 ? ", " : "", comm,
+		       policy == 1 ? "FIFO" : policy == 2 ? "RR" : "OTHER", prio);
+	return 0;
+}
+
+/* Kernel RT threads at or above ktimers' priority and at or below the audio thread's. */
+static int find_ahead(const struct rtp_check_ctx *c, const char *pid, const char *comm, void *arg)
+{
+	struct ktimers *t = arg;
+	char stat[1024];
+	int policy, prio;
+
+	if (!strncmp(comm, "ktimers/", 8) || t->kt_prio <= 0)
+		return 0;
+	if (readf(c, stat, sizeof(stat), "/proc/%s/stat", pid) || rtp_parse_proc_stat_prio(stat, &policy, &prio))
+		return 0;
+	if ((policy != 1 && policy != 2) || prio < t->kt_prio || prio > t->audio_prio)
+		return 0;
+	if (t->n_ahead++ < 4)
+		append(t->ahead, sizeof(t->ahead), "%s%s %d", t->n_ahead > 1 ? ", " : "", comm, prio);
+	return 0;
+}
+
+void check_ktimers(const struct rtp_check_ctx *c, struct rtp_check_result *r)
+{
+	struct ktimers t = { .audio_prio = c->audio_prio };
+	bool timer_card = false;
+	struct cards k;
+
+	if (!rt_kernel(c)) {
+		r->status = RTP_CHECK_SKIP;
+		seen(r, "not a PREEMPT_RT kernel: soft timers expire in softirq context, there are no ktimers/N threads");
+		return;
+	}
+	each_proc(c, find_ktimers, &t);
+	if (!t.n) {
+		r->status = RTP_CHECK_SKIP;
+		seen(r, "PREEMPT_RT kernel without ktimers/N threads (before 6.1-rt, timers expire in "
+			"ksoftirqd/N)");
+		return;
+	}
+	read_cards(c, &k);
+	for (int i = 0; i < k.n; i++)
+		if (strstr(k.desc[i], "]: Dummy ") || strstr(k.desc[i], "]: Loopback "))
+			timer_card = true;
+	if (!t.low) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "timer threads above the audio thread's priority %d: %s%s", c->audio_prio, t.list,
+		     t.n > 4 ? ", ..." : "");
+		return;
+	}
+	each_proc(c, find_ahead, &t);
+	r->status = timer_card ? RTP_CHECK_FAIL : RTP_CHECK_WARN;
+	seen(r, "%d timer thread(s) at or below the audio thread's priority %d (%s%s): a timer-driven "
+		"device's period (%s) wakes the audio thread only when ktimers/N runs", t.low,
+	     c->audio_prio, t.list, t.n > 4 ? ", ..." : "",
+	     timer_card ? "snd-dummy or snd-aloop here" : "snd-dummy, snd-aloop; none here");
+	if (t.n_ahead)
+		append(r->seen, sizeof(r->seen), ", after %s%s", t.ahead, t.n_ahead > 4 ? ", ..." : "");
+	fix(r, "for p in $(pgrep '^ktimers/'); do chrt -f -p %d $p; done",
+	    c->audio_prio + 1 > 99 ? 99 : c->audio_prio + 1);
+}

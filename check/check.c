@@ -245,6 +245,7 @@ static const struct rtp_check_def checks[] = {
 	{ "sound_irq", "audio", "sound IRQs not shared", A, check_sound_irq },
 	{ "irq_prio", "audio", "sound IRQ thread priority", A, check_irq_prio },
 	{ "usb_autosuspend", "audio", "USB autosuspend", A, check_usb_autosuspend },
+	{ "ktimers", "audio", "timer thread priority (PREEMPT_RT)", A, check_ktimers },
 };
 
 size_t rtp_check_count(void)

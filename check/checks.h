@@ -105,5 +105,6 @@ RTP_CHECK_FN(check_sound_cards);
 RTP_CHECK_FN(check_sound_irq);
 RTP_CHECK_FN(check_irq_prio);
 RTP_CHECK_FN(check_usb_autosuspend);
+RTP_CHECK_FN(check_ktimers);
 
 #endif /* RTP_CHECKS_H */

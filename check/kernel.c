@@ -175,12 +175,121 @@ void check_clocksource(const struct rtp_check_ctx *c, struct rtp_check_result *r
 		fix(r, "give the guest an invariant TSC (QEMU: -cpu host,+invtsc)");
 }
 
+/* The release's major.minor is at least maj.min ("6.12.117+deb13-rt-amd64"). */
+static bool release_at_least(const char *rel, int maj, int min)
+{
+	int a, b;
+
+	if (sscanf(rel, "%d.%d", &a, &b) != 2)
+		return false;
+	return a > maj || (a == maj && b >= min);
+}
+
+#define FAIR_SERVER "/sys/kernel/debug/sched/fair_server"
+
+/*
+ * From 6.12 the fair server (a SCHED_DEADLINE server for the CFS tasks of
+ * each CPU, kernel/sched/deadline.c's dl_server) keeps CFS tasks from
+ * starving: when RT threads have held a CPU, it runs its CFS tasks for
+ * runtime ns of every period ns, ahead of the RT threads.  It took over
+ * from RT throttling, so sched_rt_runtime_us=-1 no longer changes what
+ * stops an RT thread; the knob is the server's runtime in debugfs.
+ */
+static void check_fair_server(const struct rtp_check_ctx *c, struct rtp_check_result *r,
+			      const char *rt_run)
+{
+	char dir[PATH_MAX + 64], v[32], on[256] = "", zero[256] = "";
+	long long rt_ns = -1, per_ns = -1, val;
+	int n_on = 0, n_zero = 0;
+	cpu_set_t cpus = c->cpus;
+
+	rpath(c, FAIR_SERVER, dir, sizeof(dir));
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &cpus))
+			continue;
+		if (readf(c, v, sizeof(v), FAIR_SERVER "/cpu%d/runtime", cpu))
+			continue;
+		val = atoll(v);
+		if (val > 0) {
+			if (n_on++ < 8)
+				append(on, sizeof(on), "%s%d", n_on > 1 ? "," : "", cpu);
+			if (rt_ns < 0) {
+				rt_ns = val;
+				if (!readf(c, v, sizeof(v), FAIR_SERVER "/cpu%d/period", cpu))
+					per_ns = atoll(v);
+			}
+		} else if (n_zero++ < 8) {
+			append(zero, sizeof(zero), "%s%d", n_zero > 1 ? "," : "", cpu);
+		}
+	}
+	if (!n_on && !n_zero) {
+		r->status = RTP_CHECK_SKIP;
+		seen(r, "kernel %s: RT threads are held back by the fair server (a deadline server for "
+			"CFS tasks), not by sched_rt_runtime_us (%s); %s/cpuN/runtime unreadable "
+			"(debugfs not mounted, or not root)", c->release, rt_run, dir);
+		fix(r, "mount -t debugfs none /sys/kernel/debug, then run this check as root");
+		return;
+	}
+	if (!n_on) {
+		r->status = RTP_CHECK_PASS;
+		seen(r, "fair server runtime 0 on CPU(s) %s%s: CFS tasks never preempt RT threads there "
+			"(from 6.12 this, not sched_rt_runtime_us %s, is what decides)", zero,
+		     n_zero > 8 ? ",..." : "", rt_run);
+		return;
+	}
+	r->status = RTP_CHECK_FAIL;
+	if (per_ns > 0)
+		seen(r, "kernel %s: the fair server (a deadline server for CFS tasks) runs starved CFS "
+			"tasks for %g ms of every %g ms on CPU(s) %s%s, ahead of any RT thread; "
+			"sched_rt_runtime_us (%s) does not change that since 6.12", c->release,
+		     rt_ns / 1e6, per_ns / 1e6, on, n_on > 8 ? ",..." : "", rt_run);
+	else
+		seen(r, "kernel %s: the fair server (a deadline server for CFS tasks) runs starved CFS "
+			"tasks for %g ms per period on CPU(s) %s%s, ahead of any RT thread; "
+			"sched_rt_runtime_us (%s) does not change that since 6.12", c->release,
+		     rt_ns / 1e6, on, n_on > 8 ? ",..." : "", rt_run);
+	/*
+	 * On 6.12.117 (Debian 13) the write fails with EBUSY while deadline
+	 * admission control is on (sched_rt_runtime_us >= 0), measured in
+	 * the guest: the sysctl goes first, though alone it stops nothing.
+	 */
+	if (strcmp(rt_run, "unread") && atol(rt_run) >= 0)
+		fix(r, "sysctl -w kernel.sched_rt_runtime_us=-1; for f in %s/cpu*/runtime; do echo 0 > "
+		       "$f; done (the sysctl alone stops nothing, but while it is >= 0 the write fails "
+		       "with EBUSY; at every boot; the kernel warns \"Fair server disabled\": an RT "
+		       "thread that never sleeps then starves that CPU's CFS tasks)", FAIR_SERVER);
+	else
+		fix(r, "for f in %s/cpu*/runtime; do echo 0 > $f; done (at every boot; the kernel "
+		       "warns \"Fair server disabled\": an RT thread that never sleeps then starves "
+		       "that CPU's CFS tasks)", FAIR_SERVER);
+}
+
 void check_rt_throttle(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
-	char run[32], per[32] = "1000000";
+	char run[32] = "unread", per[32] = "1000000", dir[PATH_MAX + 64], v[8];
+	struct stat st;
 	long rt, p;
+	bool have_run;
 
-	if (rtp_check_read(c, "/proc/sys/kernel/sched_rt_runtime_us", run, sizeof(run))) {
+	have_run = !rtp_check_read(c, "/proc/sys/kernel/sched_rt_runtime_us", run, sizeof(run));
+	rpath(c, FAIR_SERVER, dir, sizeof(dir));
+	/* 6.12 and later, or the server's files are there (a backport). */
+	if (!stat(dir, &st) || release_at_least(c->release, 6, 12)) {
+		check_fair_server(c, r, run);
+		/* With RT group scheduling, RT throttling still applies to the groups. */
+		if (r->status != RTP_CHECK_SKIP && have_run && atol(run) >= 0 &&
+		    rtp_kconfig_get(c->config, "CONFIG_RT_GROUP_SCHED", v, sizeof(v)) == 1 &&
+		    !strcmp(v, "y")) {
+			append(r->seen, sizeof(r->seen), "; CONFIG_RT_GROUP_SCHED=y: RT throttling of "
+			       "groups too (sched_rt_runtime_us %s)", run);
+			if (r->status == RTP_CHECK_PASS) {
+				r->status = RTP_CHECK_FAIL;
+				fix(r, "sysctl -w kernel.sched_rt_runtime_us=-1");
+			}
+		}
+		return;
+	}
+	if (!have_run) {
 		r->status = RTP_CHECK_SKIP;
 		seen(r, "%s/proc/sys/kernel/sched_rt_runtime_us unreadable", c->root);
 		return;

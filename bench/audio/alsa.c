@@ -231,6 +231,26 @@ static void duplex_pump(struct audio_ctx *c, struct alsa_dev *d, uint64_t now)
 	}
 }
 
+/* The card's driver name ("Dummy", "Loopback", "HDA-Intel"), and whether a timer drives it. */
+static void card_driver(struct audio_ctx *c, int card)
+{
+	snd_ctl_card_info_t *ci;
+	snd_ctl_t *ctl;
+	char name[32];
+
+	if (card < 0)
+		return;
+	snprintf(name, sizeof(name), "hw:%d", card);
+	if (snd_ctl_open(&ctl, name, 0) < 0)
+		return;
+	snd_ctl_card_info_alloca(&ci);
+	if (snd_ctl_card_info(ctl, ci) >= 0) {
+		snprintf(c->cfg.driver, sizeof(c->cfg.driver), "%s", snd_ctl_card_info_get_driver(ci));
+		c->cfg.timer_driven = audio_timer_driver(c->cfg.driver);
+	}
+	snd_ctl_close(ctl);
+}
+
 static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 {
 	const struct audio_opts *o = c->o;
@@ -293,11 +313,12 @@ static int alsa_open(struct audio_ctx *c, char *why, size_t len)
 	c->cfg.buffer = buffer;
 	c->cfg.access = d->mmap ? "mmap" : "rw";
 	snprintf(c->cfg.pcm_name, sizeof(c->cfg.pcm_name), "%s", snd_pcm_name(d->pcm));
-	if (snd_pcm_info(d->pcm, info) >= 0)
+	if (snd_pcm_info(d->pcm, info) >= 0) {
 		snprintf(c->cfg.card, sizeof(c->cfg.card), "card %d: %s (%s)",
 			 snd_pcm_info_get_card(info), snd_pcm_info_get_id(info),
 			 snd_pcm_info_get_name(info));
-	else
+		card_driver(c, snd_pcm_info_get_card(info));
+	} else
 		snprintf(c->cfg.card, sizeof(c->cfg.card), "plugin %s (no card)",
 			 snd_pcm_type_name(snd_pcm_type(d->pcm)));
 
@@ -381,8 +402,36 @@ void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period,
 	*t_dry = tstamp + (avail < buffer ? audio_frames_ns(buffer - avail, rate) : 0) - since;
 }
 
-/* Fills w from the status: the stream's state, avail and timestamps. */
-static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
+/*
+ * The clock is read before snd_pcm_status(), right after the wake-up: read
+ * after it, as it once was, the status call's own time (a system call, the
+ * pointer update) counted as lateness.  The status time is the device's
+ * timestamp; a plugin without timestamps (0), or with one later than the
+ * clock read after the call, gets that later read.
+ */
+uint64_t audio_status_tstamp(uint64_t tstamp, uint64_t after_ns)
+{
+	return !tstamp || tstamp > after_ns ? after_ns : tstamp;
+}
+
+/*
+ * The pointer moves in whole frames, so the moment the period became free
+ * is known to a frame: t_avail (tstamp minus the frames beyond the period)
+ * is the latest moment the pointer allows.  When the wait returned for
+ * that period, it was free by the wake-up: a t_avail after the wake-up by
+ * less than a frame is that frame's uncertainty, and the wake-up bounds it.
+ * Further off, it is left as it is (an early wake-up, counted as such).
+ */
+uint64_t audio_avail_by_wakeup(uint64_t t_avail, uint64_t woke_ns, uint64_t frame_ns)
+{
+	return t_avail > woke_ns && t_avail - woke_ns <= frame_ns ? woke_ns : t_avail;
+}
+
+/*
+ * Fills w from the status: the stream's state, avail and timestamps.
+ * woken: the wait has just returned because a period was free.
+ */
+static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w, bool woken)
 {
 	snd_htimestamp_t ts, trig;
 	snd_pcm_uframes_t avail;
@@ -390,15 +439,13 @@ static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 	uint64_t tstamp, hw, buffer = c->cfg.buffer, period = c->cfg.period;
 	int err;
 
-	err = snd_pcm_status(d->pcm, d->st);
 	w->now_ns = rtp_now_ns(CLOCK_MONOTONIC);
+	err = snd_pcm_status(d->pcm, d->st);
 	if (err < 0)
 		return err;
 	state = snd_pcm_status_get_state(d->st);
 	snd_pcm_status_get_htstamp(d->st, &ts);
-	tstamp = rtp_ts_ns(&ts);
-	if (!tstamp || tstamp > w->now_ns)
-		tstamp = w->now_ns;	/* a plugin without timestamps */
+	tstamp = audio_status_tstamp(rtp_ts_ns(&ts), rtp_now_ns(CLOCK_MONOTONIC));
 	w->xrun_at_ns = w->xrun_dur_ns = 0;
 	if (state == SND_PCM_STATE_XRUN) {
 		uint64_t at;
@@ -427,6 +474,9 @@ static int status(struct audio_ctx *c, struct alsa_dev *d, struct audio_wake *w)
 	/* frames the device has played (captured) since the start, by its pointer */
 	hw = d->capture ? d->play_pos + avail : d->play_pos + avail >= buffer ? d->play_pos + avail - buffer : 0;
 	audio_ptr_times(&d->pc, c->cfg.rate, period, buffer, tstamp, avail, hw, &w->t_avail_ns, &w->t_dry_ns);
+	if (woken && avail >= period)
+		w->t_avail_ns = audio_avail_by_wakeup(w->t_avail_ns, w->now_ns,
+						      audio_frames_ns(1, c->cfg.rate));
 	return 0;
 }
 
@@ -436,7 +486,7 @@ static int event_of(struct audio_ctx *c, struct alsa_dev *d, int err, struct aud
 
 	if (err != -EPIPE && err != -ESTRPIPE)
 		return err;
-	ret = status(c, d, w);
+	ret = status(c, d, w, false);
 	if (ret == -EPIPE || ret == -ESTRPIPE)
 		return ret;
 	/* The call failed but the status no longer says why: trust the call. */
@@ -541,7 +591,7 @@ static int alsa_wait(struct audio_ctx *c, struct audio_wake *w)
 	err = snd_pcm_wait(d->pcm, d->wait_ms);
 	if (err < 0)
 		return event_of(c, d, err, w);
-	err = status(c, d, w);
+	err = status(c, d, w, true);
 	if (d->cap && !err)
 		duplex_pump(c, d, w->now_ns);
 	return err;

@@ -138,6 +138,12 @@ static const char *pointer_timing(const struct audio_run *r)
 	       "pointer and timestamp of each status";
 }
 
+/* How finely the device's pointer places a moment: 0 when exact (timer). */
+static uint64_t resolution_ns(const struct audio_run *r)
+{
+	return r->c.ops == &audio_timer_ops || !r->c.cfg.rate ? 0 : audio_frames_ns(1, r->c.cfg.rate);
+}
+
 static void print_config(const struct audio_run *r)
 {
 	const struct audio_opts *o = &r->o;
@@ -153,7 +159,15 @@ static void print_config(const struct audio_run *r)
 	printf("  granted: %u frames x %u periods (buffer %llu frames), %u Hz, %u ch, %s, %s\n",
 	       g->period, g->periods, (unsigned long long)g->buffer, g->rate, g->channels,
 	       snd_pcm_format_name((snd_pcm_format_t)g->format), g->access);
-	printf("  timing: %s\n", pointer_timing(r));
+	if (resolution_ns(r)) {
+		char q[24];
+
+		rtp_format_ns(resolution_ns(r), q, sizeof(q));
+		printf("  timing: %s; lateness and margin known to %s (one frame: the pointer moves in whole frames)\n",
+		       pointer_timing(r), q);
+	} else {
+		printf("  timing: %s\n", pointer_timing(r));
+	}
 	if (g->rate != o->rate || g->period != o->period || g->periods != o->periods ||
 	    g->channels != o->channels || g->format != o->format)
 		printf("  note: the device granted another configuration than asked; the figures are for the granted one\n");
@@ -165,6 +179,8 @@ static void print_config(const struct audio_run *r)
 		       o->priority);
 	if (r->backend_note[0])
 		printf("  note: %s\n", r->backend_note);
+	if (g->device_note[0])
+		printf("  note: %s\n", g->device_note);
 }
 
 static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
@@ -334,6 +350,12 @@ static void audio_json_params(struct rtp_run *run, struct rtp_json *j)
 	rtp_json_string(j, "card", g->card);
 	rtp_json_bool(j, "batch", g->batch);
 	rtp_json_string(j, "timing", pointer_timing(r));
+	rtp_json_uint(j, "resolution_ns", resolution_ns(r));
+	if (g->driver[0])
+		rtp_json_string(j, "driver", g->driver);
+	rtp_json_bool(j, "timer_driven", g->timer_driven);
+	if (g->device_note[0])
+		rtp_json_string(j, "device_note", g->device_note);
 	rtp_json_uint(j, "period_ns", period_ns(r));
 	rtp_json_uint(j, "buffer_ns", buffer_ns(r));
 	rtp_json_end_object(j);
@@ -624,6 +646,9 @@ static int open_backend(struct audio_run *r, char *why, size_t len)
 		snd_lib_error_set_handler(alsa_quiet);
 	ret = c->ops->open(c, why, len);
 	snd_lib_error_set_handler(NULL);
+	if (!ret && c->cfg.timer_driven)
+		audio_ktimers_note("/proc", c->cfg.driver, r->o.priority, c->cfg.device_note,
+				   sizeof(c->cfg.device_note));
 	if (!ret)
 		return 0;
 	if (!c->cannot_open)

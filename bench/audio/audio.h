@@ -75,7 +75,7 @@ static inline uint64_t audio_ns_frames(uint64_t ns, unsigned rate)
 enum audio_event { AUDIO_OK, AUDIO_XRUN, AUDIO_SUSPEND };
 
 struct audio_wake {
-	uint64_t now_ns;		/* CLOCK_MONOTONIC, right after the wake-up */
+	uint64_t now_ns;		/* CLOCK_MONOTONIC, right after the wake-up (before the status) */
 	uint64_t avail;			/* frames of free buffer space */
 	uint64_t t_avail_ns;		/* when the first period of space became free */
 	uint64_t t_dry_ns;		/* when the queued audio runs out */
@@ -96,6 +96,9 @@ struct audio_config {
 	char pcm_name[128];
 	char card[128];
 	bool batch;			/* ALSA: snd_pcm_hw_params_is_batch() */
+	char driver[32];		/* ALSA: the card's driver ("Dummy", "HDA-Intel") */
+	bool timer_driven;		/* snd-dummy, snd-aloop: periods from a kernel timer */
+	char device_note[512];		/* timerdev.c's note on such a device, or "" */
 };
 
 /*
@@ -114,6 +117,15 @@ struct audio_ptr_clock {
 void audio_ptr_times(struct audio_ptr_clock *pc, unsigned rate, uint64_t period, uint64_t buffer,
 		     uint64_t tstamp, uint64_t avail, uint64_t hw_frames,
 		     uint64_t *t_avail, uint64_t *t_dry);
+
+/* ALSA: the status time (see alsa.c), and t_avail bounded by the wake-up. */
+uint64_t audio_status_tstamp(uint64_t tstamp, uint64_t after_ns);
+uint64_t audio_avail_by_wakeup(uint64_t t_avail, uint64_t woke_ns, uint64_t frame_ns);
+
+/* timerdev.c: timer-driven devices and PREEMPT_RT's ktimers threads. */
+bool audio_timer_driver(const char *driver);
+int audio_stat_prio(const char *stat, int *policy, int *prio);
+void audio_ktimers_note(const char *proc, const char *driver, int prio, char *note, size_t len);
 
 struct audio_ctx;
 

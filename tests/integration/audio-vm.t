@@ -58,6 +58,9 @@ for a in mmap rw; do
 	ok $? "$a: $(jq .events.xruns "$f") xruns, each after a wake-up later than the buffer allowed or a write later than the margin: $(jq -c '.events.xrun_causes' "$f")"
 	jq_ok "$f" '.params.granted.batch == false and (.params.granted.timing | test("pointer and timestamp"))'
 	ok $? "$a: snd-dummy's pointer is not batch (snd_pcm_hw_params_is_batch), its timing recorded"
+	jq_ok "$f" '.params.granted.resolution_ns == 20834 and .params.granted.driver == "Dummy" and
+		.params.granted.timer_driven == true'
+	ok $? "$a: known to one frame (20834 ns at 48 kHz); the Dummy driver is timer-driven: $(jq -c '.params.granted.device_note' "$f")"
 	jq -r '"# \(.params.granted.access): \(.verdict.reason)"' "$f"
 done
 grep -Eq '^rw rc=(0|2)$' "$out"

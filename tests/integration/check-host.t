@@ -11,8 +11,8 @@ rc=$?
 sed "s/^/# /" "$TMP/lat.txt"
 [ $rc -eq 0 ] || [ $rc -eq 2 ]; ok $? "rtproof check reaches rtproof-check: exit $rc"
 jq_ok "$TMP/lat.json" '.schema == "rtproof/1" and .tool == "rtproof-check" and
-	(.verdict.criteria | length) == 29 and .params.profile == "latency"'
-ok $? "--json: rtproof/1, one criterion for each of the 29 checks"
+	(.verdict.criteria | length) == 30 and .params.profile == "latency"'
+ok $? "--json: rtproof/1, one criterion for each of the 30 checks"
 jq_ok "$TMP/lat.json" '[.verdict.criteria[] | select(.status != "pass" and .status != "skip" and (.fix | type) != "string")] | length == 0'
 ok $? "every warn and fail carries a fix line"
 fails=$(jq '[.verdict.criteria[] | select(.status == "fail")] | length' "$TMP/lat.json")
@@ -20,7 +20,7 @@ fails=$(jq '[.verdict.criteria[] | select(.status == "fail")] | length' "$TMP/la
 	{ [ "$fails" -eq 0 ] && [ $rc -eq 0 ] && jq_ok "$TMP/lat.json" '.verdict.status == "pass"'; }
 ok $? "exit $rc agrees with $fails failing checks"
 n=$(grep -cE '^(pass|warn|fail|skip) ' "$TMP/lat.txt")
-[ "$n" -eq 29 ]; ok $? "the table has a row per check ($n)"
+[ "$n" -eq 30 ]; ok $? "the table has a row per check ($n)"
 
 status() { jq -r --arg id "$2" '.verdict.criteria[] | select(.name == $id) | .status' "$1"; }
 seen() { jq -r --arg id "$2" '.verdict.criteria[] | select(.name == $id) | .seen' "$1"; }
@@ -104,5 +104,5 @@ bad "unknown option" "--frobnicate: unknown option" --frobnicate
 rtproof-check --json /nonexistent/dir/c.json >/dev/null 2>"$TMP/stderr"
 [ $? -eq 1 ] && grep -q "error: --json /nonexistent/dir/c.json: cannot create" "$TMP/stderr"
 ok $? "unwritable --json: exit 1"
-rtproof-check --list | grep -c . | grep -qx 29; ok $? "--list names the 29 checks"
+rtproof-check --list | grep -c . | grep -qx 30; ok $? "--list names the 30 checks"
 done_testing

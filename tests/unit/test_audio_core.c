@@ -4,6 +4,8 @@
 
 #include <alsa/asoundlib.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
@@ -357,6 +359,149 @@ static void test_same_xrun(void)
 	ok(!audio_same_xrun(0, 104 * ms, window, 101 * ms, true, 110 * ms), "nothing unreported: a new xrun");
 }
 
+/*
+ * snd-dummy's and a DMA pointer's frames, read by the status: the clock is
+ * read at the wake-up, before snd_pcm_status().  A pointer in whole frames
+ * (rounded down: frames played; rounded up: snd-dummy, frames begun), 512 x
+ * 3 at 48 kHz (one frame 20.8 us); the thread wakes 5..60 us after the
+ * period boundary, the status call takes 8 us.  Against the moment the
+ * pointer stepped to the period's last frame, the lateness must be exact to
+ * a frame, and never counted early; read after the status (as it was), the
+ * 8 us of the call were added to every wake-up.
+ */
+static void frame_pointer_run(bool round_up, bool clock_after, int64_t *lo, int64_t *hi, int *early)
+{
+	const unsigned rate = 48000;
+	const uint64_t period = 512, buffer = 1536, t0 = 1000000000ull, call = 8000;
+	const uint64_t frame = audio_frames_ns(1, rate);
+	struct audio_ptr_clock pc = { .batch = false };
+	uint64_t written = buffer, seed = 777;
+
+	*lo = INT64_MAX;
+	*hi = INT64_MIN;
+	*early = 0;
+	for (int k = 1; k <= 4000; k++) {
+		/* the pointer steps to frame n at t0 + n / rate (down) or (n - 1) / rate (up) */
+		uint64_t due = t0 + audio_frames_ns(k * period - (round_up ? 1 : 0), rate);
+		uint64_t woke, tstamp, hw, avail, t_avail, t_dry, now, d;
+		int64_t err;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		d = 5000 + (seed >> 33) % 55000;
+		woke = t0 + audio_frames_ns(k * period, rate) + d;	/* the period boundary + d */
+		tstamp = woke + call;
+		hw = round_up ? (uint64_t)(((unsigned __int128)(tstamp - t0) * rate + 999999999) / 1000000000u) :
+			audio_ns_frames(tstamp - t0, rate);
+		avail = buffer - (written - hw);
+		audio_ptr_times(&pc, rate, period, buffer, tstamp, avail, hw, &t_avail, &t_dry);
+		now = clock_after ? tstamp + 300 : woke;
+		t_avail = audio_avail_by_wakeup(t_avail, now, frame);
+		if (now < t_avail)
+			(*early)++;
+		err = (int64_t)(now > t_avail ? now - t_avail : 0) - (int64_t)(woke - due);
+		if (err < *lo)
+			*lo = err;
+		if (err > *hi)
+			*hi = err;
+		written = hw - hw % period + buffer;	/* refilled whole periods */
+	}
+}
+
+static void test_frame_pointer(void)
+{
+	const int64_t frame = (int64_t)audio_frames_ns(1, 48000);
+	int64_t lo, hi;
+	int early;
+
+	ok(audio_status_tstamp(0, 500) == 500 && audio_status_tstamp(700, 500) == 500 &&
+	   audio_status_tstamp(400, 500) == 400,
+	   "status time: the device's timestamp; without one, or a later one, the clock after the call");
+	ok(audio_avail_by_wakeup(1010, 1000, 20) == 1000 && audio_avail_by_wakeup(1030, 1000, 20) == 1030 &&
+	   audio_avail_by_wakeup(990, 1000, 20) == 990,
+	   "t_avail within a frame after the wake-up is the wake-up; further, or before, it stays");
+	for (int up = 0; up < 2; up++) {
+		frame_pointer_run(up, false, &lo, &hi, &early);
+		ok(lo > -frame && hi <= 0 && !early,
+		   "pointer rounded %s, clock read at the wake-up: lateness error %+.1f .. %+.1f us "
+		   "(within one frame, %.1f us), %d early", up ? "up (snd-dummy)" : "down", lo / 1e3,
+		   hi / 1e3, frame / 1e3, early);
+		frame_pointer_run(up, true, &lo, &hi, &early);
+		ok(hi >= 8000, "pointer rounded %s, clock read after the status: the call's 8 us "
+		   "counted as lateness (error up to %+.1f us)", up ? "up" : "down", hi / 1e3);
+	}
+}
+
+/* A planted /proc: ktimers/0 at FIFO prio, rcuc/0 at FIFO 1, a shell at OTHER. */
+static void plant_task(const char *proc, int pid, const char *comm, int prio, int policy)
+{
+	char p[600], fields[256] = "";
+	FILE *f;
+
+	for (int i = 4; i <= 39; i++)
+		strcat(fields, " 0");
+	snprintf(p, sizeof(p), "%s/%d", proc, pid);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/%d/comm", proc, pid);
+	f = fopen(p, "w");
+	if (f) {
+		fprintf(f, "%s\n", comm);
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/%d/stat", proc, pid);
+	f = fopen(p, "w");
+	if (f) {
+		fprintf(f, "%d (%s) S%s %d %d 0 0 0\n", pid, comm, fields, prio, policy);
+		fclose(f);
+	}
+}
+
+static void test_ktimers_note(void)
+{
+	char dir[] = "/tmp/rtp-audio-proc.XXXXXX", note[512];
+	int policy = -1, prio = -1;
+
+	ok(audio_timer_driver("Dummy") && audio_timer_driver("Loopback") && !audio_timer_driver("HDA-Intel") &&
+	   !audio_timer_driver("USB-Audio"), "snd-dummy and snd-aloop are timer-driven, HDA and USB are not");
+	{
+		char st[512] = "7 (a) b) S";	/* each field from 4 on holds its number */
+
+		for (int f = 4; f <= 45; f++)
+			snprintf(st + strlen(st), sizeof(st) - strlen(st), " %d", f);
+		ok(!audio_stat_prio(st, &policy, &prio) && prio == 40 && policy == 41,
+		   "rt_priority and policy: fields 40 and 41, counted after the last ')'");
+	}
+	ok(audio_stat_prio("7 (a) S 1 2", &policy, &prio) < 0, "a short stat line is refused");
+	if (!mkdtemp(dir)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	plant_task(dir, 18, "ktimers/0", 1, 1);
+	plant_task(dir, 22, "rcuc/0", 1, 1);
+	plant_task(dir, 300, "sh", 0, 0);
+	audio_ktimers_note(dir, "Dummy", 80, note, sizeof(note));
+	ok(strstr(note, "snd-dummy is timer-driven") && strstr(note, "ktimers/N, here at SCHED_FIFO 1") &&
+	   strstr(note, "chrt -f -p 81 $p"), "ktimers/0 at FIFO 1 under an audio thread at 80: the note "
+	   "and the chrt line (%s)", note);
+	plant_task(dir, 18, "ktimers/0", 81, 1);
+	audio_ktimers_note(dir, "Dummy", 80, note, sizeof(note));
+	ok(!note[0], "ktimers/0 at FIFO 81: no note");
+	plant_task(dir, 18, "kworker/0", 1, 1);
+	audio_ktimers_note(dir, "Loopback", 80, note, sizeof(note));
+	ok(!note[0], "no ktimers thread (not PREEMPT_RT): no note");
+	for (int i = 0; i < 3; i++) {
+		static const int pids[] = { 18, 22, 300 };
+		char p[600];
+
+		snprintf(p, sizeof(p), "%s/%d/comm", dir, pids[i]);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/%d/stat", dir, pids[i]);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/%d", dir, pids[i]);
+		rmdir(p);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_conversions();
@@ -367,5 +512,7 @@ int main(void)
 	test_xrun_cause();
 	test_batch_pointer();
 	test_same_xrun();
+	test_frame_pointer();
+	test_ktimers_note();
 	return tap_done();
 }

@@ -182,6 +182,8 @@ static void good_tree(void)
 	put_stat(501, "irq/40-xhci_hcd", 85, 1);
 	put_stat(502, "irq/16-i801_smbus", 50, 1);
 	put("/sys/module/usbcore/parameters/autosuspend", "-1\n");
+	put_stat(18, "ktimers/0", 81, 1);
+	put_stat(19, "rcuc/0", 1, 1);
 }
 
 static enum rtp_check_status run(const char *id, enum rtp_check_profile prof, const char *user,
@@ -314,6 +316,53 @@ static void ch_irq_no_thread(void)
 	rmtree("/proc/500");
 	rmtree("/proc/501");
 }
+/* 6.12: the fair server, 50 ms of every 1 s on the CPUs in use (2-3) */
+static void ch_fair_server(void)
+{
+	put("/proc/sys/kernel/osrelease", "6.12.117+deb13-rt-amd64\n");
+	put("/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+	for (int cpu = 0; cpu < 4; cpu++) {
+		char p[96];
+
+		snprintf(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
+		put(p, "50000000\n");
+		snprintf(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/period", cpu);
+		put(p, "1000000000\n");
+	}
+}
+static void ch_fair_server_rt_off(void)
+{
+	ch_fair_server();
+	put("/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+}
+static void ch_fair_server_off(void)
+{
+	ch_fair_server();
+	put("/sys/kernel/debug/sched/fair_server/cpu2/runtime", "0\n");
+	put("/sys/kernel/debug/sched/fair_server/cpu3/runtime", "0\n");
+}
+static void ch_fair_server_no_debugfs(void)
+{
+	ch_fair_server_rt_off();
+	rmtree("/sys/kernel/debug");
+}
+static void ch_fair_server_group(void)
+{
+	ch_fair_server_off();
+	put("/boot/config-6.12.117+deb13-rt-amd64", "CONFIG_PREEMPT_RT=y\nCONFIG_RT_GROUP_SCHED=y\n");
+}
+static void ch_ktimers_low(void) { put_stat(18, "ktimers/0", 1, 1); }
+static void ch_ktimers_low_dummy(void)
+{
+	ch_ktimers_low();
+	put("/proc/asound/cards", " 0 [Dummy          ]: Dummy - Dummy PCM\n"
+	    "                      Dummy PCM\n");
+}
+static void ch_ktimers_stock(void)
+{
+	ch_preempt_voluntary();
+	ch_ktimers_low_dummy();
+}
 static void ch_autosuspend(void)
 {
 	put("/sys/class/sound/card1/power/control", "auto\n");
@@ -349,6 +398,16 @@ static const struct bad_case cases[] = {
 	  WRITE("/sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n") },
 	{ "rt_throttle", "950000", F, W, "50 ms of every 1000 ms", NULL,
 	  WRITE("/proc/sys/kernel/sched_rt_runtime_us", "950000\n") },
+	{ "rt_throttle", "6.12 fair server, rt_runtime -1", F, W,
+	  "CFS tasks for 50 ms of every 1000 ms on CPU(s) 2,3", NULL, FN(ch_fair_server_rt_off) },
+	{ "rt_throttle", "6.12 fair server, rt_runtime 950000", F, W, "sched_rt_runtime_us (950000) does not",
+	  NULL, FN(ch_fair_server) },
+	{ "rt_throttle", "6.12 fair server off", P, P, "fair server runtime 0 on CPU(s) 2,3", NULL,
+	  FN(ch_fair_server_off) },
+	{ "rt_throttle", "6.12 without debugfs", S, S, "not by sched_rt_runtime_us", NULL,
+	  FN(ch_fair_server_no_debugfs) },
+	{ "rt_throttle", "6.12 with RT_GROUP_SCHED", F, W, "RT throttling of groups", NULL,
+	  FN(ch_fair_server_group) },
 	{ "timer_migration", "1", W, W, NULL, NULL,
 	  WRITE("/proc/sys/kernel/timer_migration", "1\n") },
 	{ "mitigations", "active", W, W, "spectre_v2", NULL,
@@ -414,6 +473,10 @@ static const struct bad_case cases[] = {
 	{ "irq_prio", "no IRQ thread", W, F, "no IRQ thread", NULL, FN(ch_irq_no_thread) },
 	{ "usb_autosuspend", "power/control auto", W, F, "card 1 power/control auto", NULL,
 	  FN(ch_autosuspend) },
+	{ "ktimers", "FIFO 1, no timer-driven card", W, W, "ktimers/0 FIFO 1", NULL, FN(ch_ktimers_low) },
+	{ "ktimers", "FIFO 1 with snd-dummy", W, F, "after rcuc/0 1", NULL, FN(ch_ktimers_low_dummy) },
+	{ "ktimers", "not PREEMPT_RT", S, S, "not a PREEMPT_RT kernel", NULL, FN(ch_ktimers_stock) },
+	{ "ktimers", "no ktimers thread", S, S, "without ktimers", NULL, REMOVE("/proc/18/comm") },
 	{ "usb_autosuspend", "no USB audio", S, S, NULL, NULL,
 	  WRITE("/proc/asound/cards", " 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n") },
 };
@@ -465,6 +528,28 @@ static void test_fixes(void)
 		   "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
 	expect_fix("irq_prio", "IRQ thread at 50", "pgrep -P 2 '^irq/33-'); do chrt -f -p 85 $p");
 	expect_fix("audio_group", "not a member", "usermod -aG audio alice");
+	expect_fix("ktimers", "FIFO 1 with snd-dummy", "for p in $(pgrep '^ktimers/'); do chrt -f -p 81 $p; done");
+	expect_fix("rt_throttle", "6.12 fair server, rt_runtime -1",
+		   "for f in /sys/kernel/debug/sched/fair_server/cpu*/runtime; do echo 0 > $f; done");
+	expect_fix("rt_throttle", "6.12 with RT_GROUP_SCHED", "sysctl -w kernel.sched_rt_runtime_us=-1");
+	{
+		struct rtp_check_result r;
+
+		/* -1 already: the runtime write alone */
+		apply(find_case("rt_throttle", "6.12 fair server, rt_runtime -1"));
+		run("rt_throttle", RTP_PROFILE_AUDIO, NULL, &r);
+		ok(!strstr(r.fix, "sched_rt_runtime_us") && strstr(r.fix, "fair_server/cpu*/runtime"),
+		   "rt_throttle on 6.12, sched_rt_runtime_us -1: the fix writes the fair server's "
+		   "runtime, nothing else (%s)", r.fix);
+		/* >= 0: the sysctl first (else EBUSY), then the write; never the sysctl alone */
+		apply(find_case("rt_throttle", "6.12 fair server, rt_runtime 950000"));
+		run("rt_throttle", RTP_PROFILE_AUDIO, NULL, &r);
+		ok(!strncmp(r.fix, "sysctl -w kernel.sched_rt_runtime_us=-1; for f in "
+			    "/sys/kernel/debug/sched/fair_server/cpu*/runtime; do echo 0 > $f; done", 112) &&
+		   strstr(r.fix, "alone stops nothing"),
+		   "rt_throttle on 6.12, sched_rt_runtime_us 950000: the sysctl, then the runtime "
+		   "write (%s)", r.fix);
+	}
 }
 
 static void test_trees(void)
