@@ -18,6 +18,12 @@ void audio_headline(char *buf, size_t len, uint64_t xruns, double secs,
 		snprintf(khz, sizeof(khz), "%u", cfg->rate / 1000);
 	else
 		snprintf(khz, sizeof(khz), "%.1f", cfg->rate / 1000.0);
+	if (!cfg->periods) {	/* a server backend: one cycle per period, the server's buffering */
+		snprintf(buf, len, "%llu xrun%s in %s at %u frames per cycle, %s kHz (%.2f ms cycle)",
+			 (unsigned long long)xruns, xruns == 1 ? "" : "s", when, cfg->period, khz,
+			 latency_ms);
+		return;
+	}
 	snprintf(buf, len, "%llu xrun%s in %s at %u frames x %u periods, %s kHz (%.2f ms latency)",
 		 (unsigned long long)xruns, xruns == 1 ? "" : "s", when, cfg->period, cfg->periods,
 		 khz, latency_ms);

@@ -123,7 +123,21 @@ static void test_options(void)
 		{ { "--access", "rw", NULL }, 0 },
 		{ { "-C", "--access", "rw", NULL }, 0 },
 		{ { "--access", "dma", NULL }, 1 },
-		{ { "--backend", "jack", NULL }, 1 },
+		{ { "--backend", "pulse", NULL }, 1 },
+		{ { "--backend", "jack", NULL }, 0 },
+		{ { "--backend", "jack", "-n", "3", NULL }, 1 },	/* the server's periods */
+		{ { "--backend", "jack", "-p", "70", NULL }, 1 },	/* the server's priority */
+		{ { "--backend", "jack", "--access", "rw", NULL }, 1 },
+		{ { "--backend", "jack", "-f", "S16_LE", NULL }, 1 },
+		{ { "--backend", "jack", "-f", "FLOAT_LE", NULL }, 0 },
+		{ { "--backend", "jack", "--device", "hw:0", NULL }, 1 },
+		{ { "--backend", "jack", "--duplex", "hw:1", NULL }, 1 },
+		{ { "--backend", "jack", "--rate", "44100", "--period", "128", NULL }, 0 },
+		{ { "--backend", "jack", "--start-server", "--server", "x", NULL }, 1 },
+		{ { "--backend", "jack", "--start-server", "--server-log", "f", NULL }, 1 },
+		{ { "--backend", "jack", "--server", "", NULL }, 1 },
+		{ { "--start-server", NULL }, 1 },			/* needs --backend jack */
+		{ { "--server-log", "f", NULL }, 1 },
 		{ { "-p", "99", NULL }, 1 },
 		{ { "-p", "0", NULL }, 1 },
 		{ { "-D", "0", NULL }, 1 },
