@@ -33,6 +33,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "explain/explain.h"
 #include "json.h"
 #include "log.h"
 #include "rt.h"
@@ -81,6 +82,8 @@ struct jack_fns {
 /* A cycle this client did not finish by its deadline. */
 struct jack_overrun {
 	jack_time_t start_us, wake_us, end_us, deadline_us;
+	uint64_t lateness_ns;		/* with the missed cycles it was woken for */
+	uint64_t margin_ns;		/* to its deadline at the call (0: woken past it) */
 	enum audio_xrun_cause cause;	/* late-wakeup or work-overran-margin */
 	uint32_t missed;		/* cycles skipped before it (frame time) */
 };
@@ -119,6 +122,7 @@ struct jack_dev {
 	/* written by the process thread */
 	bool have_frame;
 	jack_nframes_t last_frame;
+	jack_time_t prev_end_us, prev_deadline_us;	/* the previous call's */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t cycle_errors;		/* jack_get_cycle_times() failed */
 	uint64_t ov_seq;		/* atomic: overruns written */
@@ -218,6 +222,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	jack_nframes_t frames, lf = d->f.last_frame_time(d->client);
 	uint64_t mono = rtp_now_ns(CLOCK_MONOTONIC);	/* the series' time axis only */
 	uint64_t lat, margin, work, units, skipped = 0;
+	bool woken_late;
 	struct audio_step *s;
 	float per;
 	unsigned i;
@@ -252,6 +257,20 @@ static int jack_process(jack_nframes_t n, void *arg)
 		RTP_ST(&c->early, RTP_LD(&c->early) + 1);
 	margin = next > now ? (next - now) * 1000 : 0;
 	work = end > now ? (end - now) * 1000 : 0;
+	/*
+	 * Cycles missed while the previous call had ended in time: this call
+	 * is the wake-up for the first of them, that many cycles late (its
+	 * deadline long gone).  Missed after a call that overran: its work.
+	 */
+	woken_late = skipped && d->prev_end_us <= d->prev_deadline_us;
+	if (woken_late) {
+		lat += skipped * audio_frames_ns(n, c->cfg.rate);
+		margin = 0;
+	}
+	d->prev_end_us = end;
+	d->prev_deadline_us = next;
+	if (__builtin_expect(lat > c->run->explain_ns, 0))
+		rtp_explain_note(c->run->ex, -1, 0, mono > lat ? mono - lat : 0, mono, "lateness");
 	rtp_hist_record_at(&c->lateness, lat, mono);
 	rtp_hist_record_at(&c->margin, margin, mono);
 	rtp_hist_record_at(&c->work, work, mono);
@@ -261,7 +280,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	RTP_ST(&c->wakeups, RTP_LD(&c->wakeups) + 1);
 	RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
 	RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);
-	if (__builtin_expect(end > next || skipped, 0)) {
+	if (__builtin_expect(end > next || woken_late, 0)) {
 		uint64_t q = RTP_LD(&d->ov_seq);
 		struct jack_overrun *o = &d->ov[q % OV_RING];
 
@@ -270,9 +289,10 @@ static int jack_process(jack_nframes_t n, void *arg)
 		o->end_us = end;
 		o->deadline_us = next;
 		o->missed = (uint32_t)skipped;
+		o->lateness_ns = lat;
+		o->margin_ns = margin;
 		/* The ALSA rule: woken past the deadline, or the work outlasted the margin. */
-		o->cause = now >= next || (skipped && end <= next) ? AUDIO_CAUSE_LATE_WAKEUP :
-			   AUDIO_CAUSE_WORK;
+		o->cause = now >= next || woken_late ? AUDIO_CAUSE_LATE_WAKEUP : AUDIO_CAUSE_WORK;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
 	return 0;
@@ -473,7 +493,12 @@ static void log_line(void *arg, const char *l)
 	n->rank = rank;
 }
 
-/* This client's own late cycle that the xrun at t_us reports, or NULL. */
+/*
+ * This client's own late cycle that the xrun at t_us reports, or NULL: one
+ * whose wake-up was due before the callback (plus a cycle) and that ended
+ * at most 4 cycles before it, the worst of them (callbacks can come late,
+ * in a burst; a wake-up held back for many cycles covers each of them).
+ */
 static const struct jack_overrun *own_overrun(struct jack_dev *d, jack_time_t t_us,
 					      jack_time_t period_us)
 {
@@ -482,11 +507,14 @@ static const struct jack_overrun *own_overrun(struct jack_dev *d, jack_time_t t_
 
 	for (k = q > OV_RING ? q - OV_RING : 0; k < q; k++) {
 		const struct jack_overrun *o = &d->ov[k % OV_RING];
-		/* The engine finds it at the next cycle's start: about its deadline. */
-		jack_time_t lo = o->deadline_us - (o->missed + 1) * period_us - period_us;
-		jack_time_t hi = o->end_us + 2 * period_us;
+		uint64_t w = o->lateness_ns + (o->end_us - o->wake_us) * 1000;
 
-		if (t_us + period_us >= lo && t_us <= hi)
+		/* The cycle it was woken for began before the callback (plus a cycle). */
+		jack_time_t due_us = o->wake_us - o->lateness_ns / 1000;
+
+		if (due_us > t_us + period_us || o->end_us + 4 * period_us < t_us)
+			continue;
+		if (!best || w > best->lateness_ns + (best->end_us - best->wake_us) * 1000)
 			best = o;
 	}
 	return best;
@@ -530,13 +558,28 @@ static void close_xrun(struct audio_ctx *c, struct jack_dev *d, const struct jac
 		if (best)
 			snprintf(x->culprit, sizeof(x->culprit), "%s", best->name);
 		if (o) {
-			x->lateness_ns = o->wake_us > o->start_us ? (o->wake_us - o->start_us) * 1000 : 0;
-			x->margin_ns = o->deadline_us > o->wake_us ? (o->deadline_us - o->wake_us) * 1000 : 0;
+			x->lateness_ns = o->lateness_ns;
+			x->margin_ns = o->margin_ns;
 			x->work_ns = o->end_us > o->wake_us ? (o->end_us - o->wake_us) * 1000 : 0;
 			x->gap_ns = o->end_us > o->deadline_us ? (o->end_us - o->deadline_us) * 1000 : 0;
 		}
 	}
 	c->xrun_causes[cause]++;
+}
+
+/* Do the next n log lines name this client as the one to blame? */
+static bool names_self(const struct jack_dev *d, unsigned n)
+{
+	const struct jack_named *best = NULL;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const struct jack_named *x = &d->named[(d->named_head + i) % NAMES];
+
+		if (!best || x->rank > best->rank)
+			best = x;
+	}
+	return best && !strcmp(best->name, d->name);
 }
 
 /*
@@ -599,6 +642,10 @@ static void attribute(struct audio_ctx *c, struct jack_dev *d, bool final)
 		if (!final && now < p->at_us + 4 * period_us)
 			break;
 		if (!final && d->log_read && have < p->ncb && now < p->at_us + LINE_WAIT_US)
+			break;
+		/* Named, but its late call has not come yet (it is still kept from running). */
+		if (!final && names_self(d, have < p->ncb ? have : p->ncb) &&
+		    !own_overrun(d, p->at_us, period_us) && now < p->at_us + LINE_WAIT_US)
 			break;
 		d->pend_head++;
 		close_xrun(c, d, p, have < p->ncb ? have : p->ncb);

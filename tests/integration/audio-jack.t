@@ -138,6 +138,30 @@ rtproof-audio --backend jack --server "$srv2" -D 0.1 -q >/dev/null 2>&1
 [ $? -eq 4 ] && ! ls -d /tmp/rtproof-jackd.* 2>/dev/null | grep -q "${srv2#rtproof-}"
 ok $? "the server it started ($srv2) is gone, its log directory removed"
 
+# ---- a SCHED_FIFO 99 spinner on the client's CPU ------------------------------
+# --plant-stall pins JACK's process thread with the spinner: 100 ms stalls
+# keep it from running for ~19 cycles; the server's log names this client
+# (triggered, not finished) and the cause is its late wake-up, the
+# lateness the whole stall. A latency: rule (b), the stall >= 10x the
+# host's own worst stall just measured, else skipped with both figures.
+cpu=$(($(nproc) - 1))
+st=$(host_stall_us "$cpu")
+if [ $((st * 10)) -le 100000 ]; then
+	rtproof-audio --backend jack --server "$SRV" --server-log "$LOG" --plant-stall 100ms,500ms -a "$cpu" -D 2.2 \
+		--json "$TMP/st.json" >"$TMP/st.txt" 2>&1
+	rc=$?
+	n=$(jq .events.stalls_planted "$TMP/st.json")
+	[ $rc -eq 2 ] && jq_ok "$TMP/st.json" '.events.xruns >= .events.stalls_planted and .events.stalls_planted >= 3 and
+		.events.xrun_causes["late-wakeup"] == .events.xruns and
+		([.events.xrun_list[] | .lateness_ns] | max) as $m | $m >= 80000000 and $m <= 130000000'
+	ok $? "FIFO 99 spinner, $n stalls of 100 ms on CPU $cpu (host's own stall ${st} us): xruns put down to late wake-ups, $(jq -c .events.xrun_causes "$TMP/st.json"), the worst $(jq '[.events.xrun_list[] | .lateness_ns] | max / 1e6' "$TMP/st.json") ms late"
+	jq_ok "$TMP/st.json" '[.events.xrun_list[] | select(.culprit == "rtproof-audio")] | length >= 1'
+	ok $? "the server's log named this client for them"
+else
+	skip "FIFO 99 spinner: xruns put down to late wake-ups" "this host stalled ${st} us by itself, more than a tenth of the 100 ms stall"
+	skip "the server's log named this client for them" "as above"
+fi
+
 # ---- the server gone mid-run ---------------------------------------------
 rtproof-audio --backend jack --server "$SRV" -D 20 --json "$TMP/gone.json" >"$TMP/gone.out" 2>"$TMP/gone.err" &
 apid=$!
