@@ -124,6 +124,14 @@ void audio_jackd_last_line(const struct audio_jackd *s, char *out, size_t len)
  * -> name and rank: 2 it was running (or finished late), 1 it waited to be
  * run (triggered), 0 not such a line.
  */
+/* A client's name goes to a terminal: control bytes become '?'. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			*s = '?';
+}
+
 int audio_jackd_parse_xrun(const char *line, char *name, size_t len)
 {
 	static const char was[] = "JackEngine::XRun: client = ";
@@ -138,6 +146,7 @@ int audio_jackd_parse_xrun(const char *line, char *name, size_t len)
 			return 0;
 		n = (size_t)(e - p);
 		snprintf(name, len, "%.*s", (int)(n < len ? n : len - 1), p);
+		printable(name);
 		return strstr(e, "state = Triggered") ? 1 : 2;
 	}
 	if ((p = strstr(line, late))) {
@@ -147,6 +156,7 @@ int audio_jackd_parse_xrun(const char *line, char *name, size_t len)
 			return 0;
 		n = (size_t)(e - p);
 		snprintf(name, len, "%.*s", (int)(n < len ? n : len - 1), p);
+		printable(name);
 		return 2;
 	}
 	return 0;
