@@ -573,18 +573,23 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 		double clean = r->first_xrun_step > 0 ? c->steps[r->first_xrun_step - 1].load_pct :
 			       r->first_xrun_step < 0 ? c->steps[c->nsteps - 1].load_pct : 0;
 
+		char at[64];
+
+		if (c->cfg.periods)
+			snprintf(at, sizeof(at), "%u frames x %u periods", c->cfg.period, c->cfg.periods);
+		else	/* a server backend */
+			snprintf(at, sizeof(at), "%u frames per cycle", c->cfg.period);
 		if (r->o.sweep_require_pct > 0)
 			rtp_verdict_check(v, "DSP load without xruns", ">=", r->o.sweep_require_pct,
 					  clean, "%");
 		if (s)
 			snprintf(v->reason, sizeof(v->reason),
-				 "first xrun at %.1f %% DSP load (%.1f %% ran clean) at %u frames x %u periods, "
-				 "%u Hz%s%s", s->load_pct, clean, c->cfg.period, c->cfg.periods,
-				 c->cfg.rate, label, v->status == RTP_FAIL ? ": below --sweep-require" : "");
+				 "first xrun at %.1f %% DSP load (%.1f %% ran clean) at %s, %u Hz%s%s",
+				 s->load_pct, clean, at, c->cfg.rate, label,
+				 v->status == RTP_FAIL ? ": below --sweep-require" : "");
 		else
-			snprintf(v->reason, sizeof(v->reason),
-				 "no xrun up to %.1f %% DSP load at %u frames x %u periods, %u Hz%s",
-				 clean, c->cfg.period, c->cfg.periods, c->cfg.rate, label);
+			snprintf(v->reason, sizeof(v->reason), "no xrun up to %.1f %% DSP load at %s, %u Hz%s",
+				 clean, at, c->cfg.rate, label);
 		return;
 	}
 	rtp_verdict_check(v, "xruns", "==", 0, (double)c->xruns, "count");
