@@ -149,14 +149,8 @@ static void print_config(const struct audio_run *r)
 	rtp_format_ns(period_ns(r), pt, sizeof(pt));
 	rtp_format_ns(buffer_ns(r), bt, sizeof(bt));
 	printf("%s: %s, device %s (%s)\n", TOOL, backend_label(r), g->pcm_name, g->card);
-	if (r->c.ops == &audio_jack_ops) {
-		printf("  server's: %s, %u frames per cycle, %u Hz, %u port%s, FLOAT_LE\n",
-		       o->capture ? "capture (input ports)" : "playback (output ports)", g->period,
-		       g->rate, g->channels, g->channels == 1 ? "" : "s");
-		printf("  timing: %s\n", pointer_timing(r));
-		printf("  cycle %s; the client's deadline is the next cycle's start\n", pt);
-		if (r->backend_note[0])
-			printf("  note: %s\n", r->backend_note);
+	if (r->c.ops->config) {		/* a server backend: the server's configuration */
+		r->c.ops->config(&r->c, pointer_timing(r));
 		return;
 	}
 	printf("  asked:   %s, %u frames x %u periods, %u Hz, %u ch, %s, %s\n",
@@ -575,10 +569,7 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 
 		char at[64];
 
-		if (c->cfg.periods)
-			snprintf(at, sizeof(at), "%u frames x %u periods", c->cfg.period, c->cfg.periods);
-		else	/* a server backend */
-			snprintf(at, sizeof(at), "%u frames per cycle", c->cfg.period);
+		audio_shape(at, sizeof(at), &c->cfg);
 		if (r->o.sweep_require_pct > 0)
 			rtp_verdict_check(v, "DSP load without xruns", ">=", r->o.sweep_require_pct,
 					  clean, "%");
@@ -612,28 +603,9 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 			snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
 				 "%s%s %llu", sep, what[k], (unsigned long long)c->xrun_causes[k]);
 			sep = ", ";
-			if (k == AUDIO_CAUSE_OTHER_CLIENT) {
-				/* Each client named, once (the first three). */
-				int i, m, shown = 0;
-
-				for (i = 0; i < c->nxrun && shown < 3; i++) {
-					if (c->xrun[i].cause != AUDIO_CAUSE_OTHER_CLIENT || !c->xrun[i].culprit[0])
-						continue;
-					for (m = 0; m < i; m++)
-						if (c->xrun[m].cause == AUDIO_CAUSE_OTHER_CLIENT &&
-						    !strcmp(c->xrun[m].culprit, c->xrun[i].culprit))
-							break;
-					if (m < i)
-						continue;
-					snprintf(v->reason + strlen(v->reason),
-						 sizeof(v->reason) - strlen(v->reason), "%s%s",
-						 shown ? ", " : " (", c->xrun[i].culprit);
-					shown++;
-				}
-				if (shown)
-					snprintf(v->reason + strlen(v->reason),
-						 sizeof(v->reason) - strlen(v->reason), ")");
-			}
+			if (k == AUDIO_CAUSE_OTHER_CLIENT)
+				audio_culprits(c, v->reason + strlen(v->reason),
+					       sizeof(v->reason) - strlen(v->reason));
 		}
 	}
 	snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
@@ -902,7 +874,7 @@ static int audio_audio(struct rtp_run *run)
 	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	set_step(r, 0, c->start_ns);
 	if (!r->o.co.quiet && !setup_err) {
-		char run_for[48];
+		char run_for[48], shape[64];
 
 		if (r->o.sweep)
 			snprintf(run_for, sizeof(run_for), "a DSP load sweep");
@@ -910,12 +882,9 @@ static int audio_audio(struct rtp_run *run)
 			snprintf(run_for, sizeof(run_for), "for %.1f s", (double)r->o.co.duration_ns / 1e9);
 		else
 			snprintf(run_for, sizeof(run_for), "until SIGINT/SIGTERM");
-		if (c->ops->run)
-			printf("%s: %s, %u frames per cycle, %u Hz; running %s\n", TOOL,
-			       backend_label(r), c->cfg.period, c->cfg.rate, run_for);
-		else
-			printf("%s: %s, %u frames x %u periods, %u Hz; running %s\n", TOOL,
-			       backend_label(r), c->cfg.period, c->cfg.periods, c->cfg.rate, run_for);
+		audio_shape(shape, sizeof(shape), &c->cfg);
+		printf("%s: %s, %s, %u Hz; running %s\n", TOOL, backend_label(r), shape, c->cfg.rate,
+		       run_for);
 		if (r->backend_note[0])
 			printf("  note: %s\n", r->backend_note);
 		if (r->o.sweep)

@@ -142,6 +142,7 @@ struct audio_backend_ops {
 	 */
 	int (*run)(struct audio_ctx *c);
 	/* Its own lines in the summary and its own events; NULL: none. */
+	void (*config)(const struct audio_ctx *c, const char *timing);	/* replaces asked/granted */
 	void (*summary)(const struct audio_ctx *c);
 	void (*events)(const struct audio_ctx *c, struct rtp_json *j);
 };
@@ -371,6 +372,11 @@ void *audio_stall_main(void *arg);
 /* "0 xruns in 10.0 s at 64 frames x 2 periods, 48 kHz (2.67 ms latency)" */
 void audio_headline(char *buf, size_t len, uint64_t xruns, double secs,
 		    const struct audio_config *cfg);
+
+/* "64 frames x 2 periods", or for a server backend (no periods) "256 frames per cycle". */
+void audio_shape(char *buf, size_t len, const struct audio_config *cfg);
+/* " (a, b)": the clients named for other-client xruns, each once, the first three; or "". */
+void audio_culprits(const struct audio_ctx *c, char *buf, size_t len);
 
 /* The whole program; returns its exit code. */
 int audio_main(int argc, char **argv);

@@ -709,6 +709,19 @@ static int jack_run(struct audio_ctx *c)
 
 /* ---- report ------------------------------------------------------------------ */
 
+static void jack_config(const struct audio_ctx *c, const char *timing)
+{
+	const struct audio_config *g = &c->cfg;
+	char pt[24];
+
+	rtp_format_ns(audio_frames_ns(g->period, g->rate), pt, sizeof(pt));
+	printf("  server's: %s, %u frames per cycle, %u Hz, %u port%s, FLOAT_LE\n",
+	       c->o->capture ? "capture (input ports)" : "playback (output ports)", g->period,
+	       g->rate, g->channels, g->channels == 1 ? "" : "s");
+	printf("  timing: %s\n", timing);
+	printf("  cycle %s; the client's deadline is the next cycle's start\n", pt);
+}
+
 static void jack_summary(const struct audio_ctx *c)
 {
 	const struct jack_dev *d = c->dev;
@@ -786,6 +799,7 @@ const struct audio_backend_ops audio_jack_ops = {
 	.recover = jack_unused_r,
 	.close = jack_close,
 	.run = jack_run,
+	.config = jack_config,
 	.summary = jack_summary,
 	.events = jack_events,
 };
