@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -59,6 +60,10 @@ int audio_jackd_start(struct audio_jackd *s, unsigned rate, unsigned period, cha
 		/* The driver blocks the stop signals everywhere: jackd must get them. */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* This run killed outright: its server goes too (forked from main). */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(127);
 		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
 			_exit(127);
 		setenv("JACK_NO_AUDIO_RESERVATION", "1", 1);
