@@ -122,7 +122,8 @@ struct jack_dev {
 	/* written by the process thread */
 	bool have_frame;
 	jack_nframes_t last_frame;
-	jack_time_t prev_end_us, prev_deadline_us;	/* the previous call's */
+	bool have_prev;
+	jack_time_t prev_end_us;	/* the previous call's end */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t cycle_errors;		/* jack_get_cycle_times() failed */
 	uint64_t ov_seq;		/* atomic: overruns written */
@@ -222,7 +223,8 @@ static int jack_process(jack_nframes_t n, void *arg)
 	jack_nframes_t frames, lf = d->f.last_frame_time(d->client);
 	uint64_t mono = rtp_now_ns(CLOCK_MONOTONIC);	/* the series' time axis only */
 	uint64_t lat, margin, work, units, skipped = 0;
-	bool woken_late;
+	bool woken_late, backlog;
+	const jack_time_t period_us = audio_frames_ns(n, c->cfg.rate) / 1000;
 	struct audio_step *s;
 	float per;
 	unsigned i;
@@ -258,17 +260,19 @@ static int jack_process(jack_nframes_t n, void *arg)
 	margin = next > now ? (next - now) * 1000 : 0;
 	work = end > now ? (end - now) * 1000 : 0;
 	/*
-	 * Cycles missed while the previous call had ended in time: this call
-	 * is the wake-up for the first of them, that many cycles late (its
-	 * deadline long gone).  Missed after a call that overran: its work.
+	 * Was the previous call still working when the first cycle of this
+	 * call (the first missed one, if any) began?  Then any lateness here is
+	 * this client's own backlog: its work.  If not, cycles missed are a
+	 * wake-up that many cycles late (its deadline long gone).
 	 */
-	woken_late = skipped && d->prev_end_us <= d->prev_deadline_us;
+	backlog = d->have_prev && d->prev_end_us > cur - skipped * period_us;
+	woken_late = skipped && !backlog;
 	if (woken_late) {
 		lat += skipped * audio_frames_ns(n, c->cfg.rate);
 		margin = 0;
 	}
+	d->have_prev = true;
 	d->prev_end_us = end;
-	d->prev_deadline_us = next;
 	if (__builtin_expect(lat > c->run->explain_ns, 0))
 		rtp_explain_note(c->run->ex, -1, 0, mono > lat ? mono - lat : 0, mono, "lateness");
 	rtp_hist_record_at(&c->lateness, lat, mono);
@@ -292,7 +296,8 @@ static int jack_process(jack_nframes_t n, void *arg)
 		o->lateness_ns = lat;
 		o->margin_ns = margin;
 		/* The ALSA rule: woken past the deadline, or the work outlasted the margin. */
-		o->cause = now >= next || woken_late ? AUDIO_CAUSE_LATE_WAKEUP : AUDIO_CAUSE_WORK;
+		o->cause = (now >= next || woken_late) && !backlog ? AUDIO_CAUSE_LATE_WAKEUP :
+			   AUDIO_CAUSE_WORK;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
 	return 0;
@@ -541,7 +546,11 @@ static void close_xrun(struct audio_ctx *c, struct jack_dev *d, const struct jac
 	if (best && strcmp(best->name, d->name)) {
 		cause = AUDIO_CAUSE_OTHER_CLIENT;
 	} else if (best) {
-		/* This client: triggered but never running is a late wake-up. */
+		/*
+		 * This client: its own late call says which (the server's
+		 * "Triggered" also covers a client still busy with the previous
+		 * cycle); without one, triggered but not running is a late wake-up.
+		 */
 		cause = o ? o->cause : best->rank == 1 ? AUDIO_CAUSE_LATE_WAKEUP : AUDIO_CAUSE_WORK;
 	} else if (o) {
 		cause = o->cause;
