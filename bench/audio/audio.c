@@ -39,7 +39,7 @@ struct audio_run {
 static const char *backend_label(const struct audio_run *r)
 {
 	return r->c.ops == &audio_timer_ops ? "timer backend (virtual device, no sound card)" :
-	       "ALSA backend";
+	       r->c.ops == &audio_jack_ops ? "JACK backend" : "ALSA backend";
 }
 
 
@@ -134,6 +134,8 @@ static const char *pointer_timing(const struct audio_run *r)
 {
 	if (r->c.ops == &audio_timer_ops)
 		return "virtual device: exact, from its schedule";
+	if (r->c.ops == &audio_jack_ops)
+		return "JACK's cycle times (jack_get_cycle_times against jack_get_time, 1 us)";
 	return r->c.cfg.batch ? "batch device (pointer in period steps): times from the period boundaries" :
 	       "pointer and timestamp of each status";
 }
@@ -153,6 +155,10 @@ static void print_config(const struct audio_run *r)
 	rtp_format_ns(period_ns(r), pt, sizeof(pt));
 	rtp_format_ns(buffer_ns(r), bt, sizeof(bt));
 	printf("%s: %s, device %s (%s)\n", TOOL, backend_label(r), g->pcm_name, g->card);
+	if (r->c.ops->config) {		/* a server backend: the server's configuration */
+		r->c.ops->config(&r->c, pointer_timing(r));
+		return;
+	}
 	printf("  asked:   %s, %u frames x %u periods, %u Hz, %u ch, %s, %s\n",
 	       o->capture ? "capture (xruns are overruns)" : "playback", o->period, o->periods,
 	       o->rate, o->channels, o->format_name, o->access == AUDIO_ACCESS_MMAP ? "mmap" : "rw");
@@ -240,7 +246,8 @@ static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
 		       "  own timestamps put the end of the queued audio before the wake-up\n",
 		       (unsigned long long)c->xruns_unreported);
 	rtp_format_ns(c->unreported_slack_ns, a, sizeof(a));
-	printf("  an xrun the device does not report is seen when its gap exceeds %s\n", a);
+	if (!c->ops->run)
+		printf("  an xrun the device does not report is seen when its gap exceeds %s\n", a);
 	if (r->o.hide_xruns) {
 		rtp_format_ns(c->vdev.hidden_ns, a, sizeof(a));
 		rtp_format_ns(c->vdev.hidden_max_ns, b, sizeof(b));
@@ -248,10 +255,15 @@ static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
 		       (unsigned long long)c->vdev.hidden, a, b);
 	}
 	if (c->xruns)
-		printf("  causes: late wake-up %llu, work overran the margin %llu, device %llu\n",
+		printf("  causes: late wake-up %llu, work overran the margin %llu, device %llu, "
+		       "other client %llu, server %llu\n",
 		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_LATE_WAKEUP],
 		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_WORK],
-		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_DEVICE]);
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_DEVICE],
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_OTHER_CLIENT],
+		       (unsigned long long)c->xrun_causes[AUDIO_CAUSE_SERVER]);
+	if (c->ops->summary)
+		c->ops->summary(c);
 	if (c->nxrun)
 		printf("  %12s %12s %12s %12s %12s %12s  %s\n", "time (s)", "duration", "gap",
 		       "lateness", "margin", "work", "cause");
@@ -263,13 +275,18 @@ static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
 		rtp_format_ns(c->xrun[i].gap_ns, d, sizeof(d));
 		rtp_format_ns(c->xrun[i].margin_ns, m, sizeof(m));
 		rtp_format_ns(c->xrun[i].work_ns, w, sizeof(w));
-		printf("  %12.6f %12s %12s %12s %12s %12s  %s%s\n", (double)c->xrun[i].at_ns / 1e9, a, d, b,
+		printf("  %12.6f %12s %12s %12s %12s %12s  %s%s%s%s\n", (double)c->xrun[i].at_ns / 1e9, a, d, b,
 		       m, w, c->xrun[i].suspend ? "device" : audio_cause_name(c->xrun[i].cause),
+		       c->xrun[i].culprit[0] ? " " : "", c->xrun[i].culprit,
 		       c->xrun[i].suspend ? "  (suspend)" :
 		       c->xrun[i].unreported ? "  (not reported by the device)" :
 		       c->xrun[i].merged ? "  (reported late by the device)" : "");
 	}
-	if (c->nxrun)
+	if (c->nxrun && c->ops->run)
+		printf("  (lateness, margin and work: this client's cycle that missed its deadline,\n"
+		       "   0 when it was in time; gap: how far its work ran past the deadline; the\n"
+		       "   name after the cause: the client the server's log named)\n");
+	else if (c->nxrun)
 		printf("  (duration: the device's, status minus trigger time, as aplay and jackd\n"
 		       "   report it; gap: from the end of the queued audio until the stream played\n"
 		       "   again, by this program's count; lateness and margin: the wake-up's;\n"
@@ -435,12 +452,18 @@ static void audio_json_events(struct rtp_run *run, struct rtp_json *j)
 		rtp_json_uint(j, "work_ns", c->xrun[i].work_ns);
 		rtp_json_string(j, "cause", c->xrun[i].suspend ? "device" :
 				audio_cause_name(c->xrun[i].cause));
+		if (c->xrun[i].culprit[0])
+			rtp_json_string(j, "culprit", c->xrun[i].culprit);
+		else if (c->ops->run)
+			rtp_json_null(j, "culprit");
 		rtp_json_end_object(j);
 	}
 	rtp_json_end_array(j);
 	rtp_json_bool(j, "xrun_list_truncated", (uint64_t)c->nxrun < c->xruns + c->suspends);
 	rtp_json_uint(j, "unreported_slack_ns", c->unreported_slack_ns);
 	rtp_json_uint(j, "merge_window_ns", c->merge_window_ns);
+	if (c->ops->events)
+		c->ops->events(c, j);
 	if (o->hide_xruns) {
 		rtp_json_begin_object(j, "hidden_by_device");
 		rtp_json_uint(j, "xruns", c->vdev.hidden);
@@ -522,8 +545,15 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 	const struct audio_ctx *c = &r->c;
 	double secs = run->duration_s;
 	char head[256], worst[24], margin[24];
-	const char *label = c->ops == &audio_timer_ops ? " [timer backend: virtual device]" : "";
+	const char *label = c->ops == &audio_timer_ops ? " [timer backend: virtual device]" :
+			    c->ops == &audio_jack_ops ? " [JACK]" : "";
 
+	if (c->err && c->err_detail[0]) {
+		v->status = RTP_ERROR;
+		snprintf(v->reason, sizeof(v->reason), "%s (the figures cover the run until then)",
+			 c->err_detail);
+		return;
+	}
 	if (c->err) {
 		v->status = RTP_ERROR;
 		snprintf(v->reason, sizeof(v->reason), "the audio thread could not %s: %s",
@@ -559,18 +589,20 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 		double clean = r->first_xrun_step > 0 ? c->steps[r->first_xrun_step - 1].load_pct :
 			       r->first_xrun_step < 0 ? c->steps[c->nsteps - 1].load_pct : 0;
 
+		char at[64];
+
+		audio_shape(at, sizeof(at), &c->cfg);
 		if (r->o.sweep_require_pct > 0)
 			rtp_verdict_check(v, "DSP load without xruns", ">=", r->o.sweep_require_pct,
 					  clean, "%");
 		if (s)
 			snprintf(v->reason, sizeof(v->reason),
-				 "first xrun at %.1f %% DSP load (%.1f %% ran clean) at %u frames x %u periods, "
-				 "%u Hz%s%s", s->load_pct, clean, c->cfg.period, c->cfg.periods,
-				 c->cfg.rate, label, v->status == RTP_FAIL ? ": below --sweep-require" : "");
+				 "first xrun at %.1f %% DSP load (%.1f %% ran clean) at %s, %u Hz%s%s",
+				 s->load_pct, clean, at, c->cfg.rate, label,
+				 v->status == RTP_FAIL ? ": below --sweep-require" : "");
 		else
-			snprintf(v->reason, sizeof(v->reason),
-				 "no xrun up to %.1f %% DSP load at %u frames x %u periods, %u Hz%s",
-				 clean, c->cfg.period, c->cfg.periods, c->cfg.rate, label);
+			snprintf(v->reason, sizeof(v->reason), "no xrun up to %.1f %% DSP load at %s, %u Hz%s",
+				 clean, at, c->cfg.rate, label);
 		return;
 	}
 	rtp_verdict_check(v, "xruns", "==", 0, (double)c->xruns, "count");
@@ -581,6 +613,8 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 			[AUDIO_CAUSE_LATE_WAKEUP] = "late wake-up",
 			[AUDIO_CAUSE_WORK] = "work overran the margin",
 			[AUDIO_CAUSE_DEVICE] = "device",
+			[AUDIO_CAUSE_OTHER_CLIENT] = "another client",
+			[AUDIO_CAUSE_SERVER] = "the server",
 		};
 		const char *sep = "; xrun causes: ";
 		int k;
@@ -591,6 +625,9 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 			snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
 				 "%s%s %llu", sep, what[k], (unsigned long long)c->xrun_causes[k]);
 			sep = ", ";
+			if (k == AUDIO_CAUSE_OTHER_CLIENT)
+				audio_culprits(c, v->reason + strlen(v->reason),
+					       sizeof(v->reason) - strlen(v->reason));
 		}
 	}
 	snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
@@ -614,7 +651,8 @@ static void audio_skip_params(struct rtp_run *run, struct rtp_json *j)
 	const struct audio_run *r = run->b;
 
 	rtp_json_string(j, "backend", r->o.backend == AUDIO_BACKEND_TIMER ? "timer" :
-			r->o.backend == AUDIO_BACKEND_ALSA ? "alsa" : "auto");
+			r->o.backend == AUDIO_BACKEND_ALSA ? "alsa" :
+			r->o.backend == AUDIO_BACKEND_JACK ? "jack" : "auto");
 	rtp_json_string(j, "device", r->o.device);
 }
 
@@ -639,6 +677,11 @@ static int open_backend(struct audio_run *r, char *why, size_t len)
 		snprintf(r->backend_note, sizeof(r->backend_note),
 			 "timer backend chosen: a virtual device paced by CLOCK_MONOTONIC, no sound card");
 		return c->ops->open(c, why, len) ? RTP_EXIT_ERROR : 0;
+	}
+	if (r->o.backend == AUDIO_BACKEND_JACK) {
+		c->ops = &audio_jack_ops;
+		ret = c->ops->open(c, why, len);
+		return !ret ? 0 : c->cannot_open ? RTP_EXIT_SKIP : RTP_EXIT_ERROR;
 	}
 	c->ops = &audio_alsa_ops;
 	/* A probe of the default device: ALSA's complaints would only confuse. */
@@ -701,16 +744,24 @@ static int audio_setup(struct rtp_run *run, char *why, size_t len)
 	c->o = &r->o;
 	c->run = run;
 	ret = open_backend(r, msg, sizeof(msg));
+	if (ret == RTP_EXIT_SKIP && r->o.backend == AUDIO_BACKEND_JACK) {
+		snprintf(why, len, "%s", msg);
+		r->opened = true;	/* teardown closes what open() left */
+		return RTP_EXIT_SKIP;
+	}
 	if (ret == RTP_EXIT_SKIP) {
 		snprintf(why, len, "no sound card: %s", msg);
 		return RTP_EXIT_SKIP;
 	}
 	if (ret) {
 		rtp_error("%s", msg);
+		r->opened = c->ops == &audio_jack_ops;	/* it may have started a server */
 		return RTP_EXIT_ERROR;
 	}
 	r->opened = true;
-	if (c->cfg.period == 0 || c->cfg.buffer < 2 * (uint64_t)c->cfg.period) {
+	if (c->ops->run) {
+		/* A server backend: one cycle per period, the server's buffering apart. */
+	} else if (c->cfg.period == 0 || c->cfg.buffer < 2 * (uint64_t)c->cfg.period) {
 		rtp_error("device granted %u frames x %u periods: need at least two periods",
 			  c->cfg.period, c->cfg.periods);
 		return RTP_EXIT_ERROR;
@@ -758,7 +809,7 @@ static const char *audio_watch(struct rtp_run *run, void *arg, uint64_t now, uin
 
 	(void)run;
 	if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE))
-		return "error";
+		return c->stop_why ? c->stop_why : "error";
 	if (r->o.sweep) {
 		k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE);
 		if (RTP_LD(&c->steps[k].xruns)) {
@@ -848,7 +899,7 @@ static int audio_audio(struct rtp_run *run)
 	c->start_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	set_step(r, 0, c->start_ns);
 	if (!r->o.co.quiet && !setup_err) {
-		char run_for[48];
+		char run_for[48], shape[64];
 
 		if (r->o.sweep)
 			snprintf(run_for, sizeof(run_for), "a DSP load sweep");
@@ -856,8 +907,9 @@ static int audio_audio(struct rtp_run *run)
 			snprintf(run_for, sizeof(run_for), "for %.1f s", (double)r->o.co.duration_ns / 1e9);
 		else
 			snprintf(run_for, sizeof(run_for), "until SIGINT/SIGTERM");
-		printf("%s: %s, %u frames x %u periods, %u Hz; running %s\n", TOOL, backend_label(r),
-		       c->cfg.period, c->cfg.periods, c->cfg.rate, run_for);
+		audio_shape(shape, sizeof(shape), &c->cfg);
+		printf("%s: %s, %s, %u Hz; running %s\n", TOOL, backend_label(r), shape, c->cfg.rate,
+		       run_for);
 		if (r->backend_note[0])
 			printf("  note: %s\n", r->backend_note);
 		if (r->o.sweep)
@@ -886,7 +938,9 @@ static int audio_audio(struct rtp_run *run)
 		pthread_join(c->stall_th, NULL);
 	c->stack_peak = rtp_stack_peak(&c->stack);
 	rtp_gate_destroy(&c->gate);
-	if (c->err && !strcmp(run->stopped_by, "error"))
+	if (c->err && c->err_detail[0])
+		rtp_error("%s", c->err_detail);
+	else if (c->err && !strcmp(run->stopped_by, "error"))
 		rtp_error("the audio thread could not %s: %s", c->err_what, snd_strerror(c->err));
 
 	/* A device that swallows audio faster than real time measures nothing. */

@@ -20,7 +20,7 @@
  * before the buffer runs dry) and how long its work took.
  */
 
-enum audio_backend_kind { AUDIO_BACKEND_AUTO, AUDIO_BACKEND_ALSA, AUDIO_BACKEND_TIMER };
+enum audio_backend_kind { AUDIO_BACKEND_AUTO, AUDIO_BACKEND_ALSA, AUDIO_BACKEND_TIMER, AUDIO_BACKEND_JACK };
 enum audio_access { AUDIO_ACCESS_MMAP, AUDIO_ACCESS_RW };
 
 struct audio_opts {
@@ -48,6 +48,12 @@ struct audio_opts {
 	uint64_t stall_ns;		/* --plant-stall: 0 off */
 	bool hide_xruns;		/* --hide-xruns: the virtual device hides them */
 	uint64_t stall_every_ns;
+	/* --backend jack */
+	const char *jack_server;	/* --server NAME; NULL: $JACK_DEFAULT_SERVER or "default" */
+	bool start_server;		/* --start-server: jackd -R -d dummy, its log read */
+	const char *server_log;		/* --server-log FILE: a running server's log, read */
+	/* given on the command line (a server backend takes them from the server) */
+	bool rate_given, period_given, periods_given, format_given, access_given, prio_given;
 };
 
 #define AUDIO_HELP_SHOWN RTP_HELP_SHOWN
@@ -142,10 +148,20 @@ struct audio_backend_ops {
 	/* After an xrun or a suspend: back to a state start() accepts. */
 	int (*recover)(struct audio_ctx *c, int err);
 	void (*close)(struct audio_ctx *c);
+	/*
+	 * Callback backends (JACK): the whole run on the audio thread instead
+	 * of wait/write; returns 0 or -errno with err_what set.  NULL: the loop.
+	 */
+	int (*run)(struct audio_ctx *c);
+	/* Its own lines in the summary and its own events; NULL: none. */
+	void (*config)(const struct audio_ctx *c, const char *timing);	/* replaces asked/granted */
+	void (*summary)(const struct audio_ctx *c);
+	void (*events)(const struct audio_ctx *c, struct rtp_json *j);
 };
 
 extern const struct audio_backend_ops audio_timer_ops;
 extern const struct audio_backend_ops audio_alsa_ops;
+extern const struct audio_backend_ops audio_jack_ops;
 
 /* ---- the timer-paced virtual device --------------------------------------- */
 /*
@@ -215,9 +231,11 @@ enum audio_xrun_cause {
 	AUDIO_CAUSE_LATE_WAKEUP,
 	AUDIO_CAUSE_WORK,
 	AUDIO_CAUSE_DEVICE,
+	AUDIO_CAUSE_OTHER_CLIENT,	/* a server backend: another client did not finish */
+	AUDIO_CAUSE_SERVER,		/* a server backend: no client did, the server itself */
 	AUDIO_CAUSE_N
 };
-/* "late-wakeup", "work-overran-margin", "device" */
+/* "late-wakeup", "work-overran-margin", "device", "other-client", "server" */
 const char *audio_cause_name(enum audio_xrun_cause cause);
 
 /* What the audio thread knew when it found an xrun. */
@@ -260,6 +278,7 @@ struct audio_xrun {
 	bool suspend;
 	bool unreported;		/* the device did not report it */
 	bool merged;			/* seen by us first, reported by the device later */
+	char culprit[64];		/* other-client: the client the server named ("": none) */
 };
 
 struct audio_step {
@@ -302,6 +321,8 @@ struct audio_ctx {
 	bool done;			/* atomic: set by the audio thread */
 	int err;			/* -errno from the audio thread */
 	const char *err_what;
+	char err_detail[256];		/* the error in words, when err's errno text is not it */
+	const char *stop_why;		/* the run's stopped_by when the thread ended by itself */
 	int audio_cpu;			/* -1: not pinned */
 
 	uint64_t start_ns;		/* first start of the stream */
@@ -363,6 +384,11 @@ void *audio_stall_main(void *arg);
 /* "0 xruns in 10.0 s at 64 frames x 2 periods, 48 kHz (2.67 ms latency)" */
 void audio_headline(char *buf, size_t len, uint64_t xruns, double secs,
 		    const struct audio_config *cfg);
+
+/* "64 frames x 2 periods", or for a server backend (no periods) "256 frames per cycle". */
+void audio_shape(char *buf, size_t len, const struct audio_config *cfg);
+/* " (a, b)": the clients named for other-client xruns, each once, the first three; or "". */
+void audio_culprits(const struct audio_ctx *c, char *buf, size_t len);
 
 /* The whole program; returns its exit code. */
 int audio_main(int argc, char **argv);

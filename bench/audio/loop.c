@@ -70,6 +70,10 @@ const char *audio_cause_name(enum audio_xrun_cause cause)
 		return "late-wakeup";
 	case AUDIO_CAUSE_WORK:
 		return "work-overran-margin";
+	case AUDIO_CAUSE_OTHER_CLIENT:
+		return "other-client";
+	case AUDIO_CAUSE_SERVER:
+		return "server";
 	default:
 		return "device";
 	}
@@ -385,7 +389,7 @@ void *audio_thread_main(void *arg)
 	c->err = setup(c);
 	/* Main checks err and sets the load, then opens the gate: go, or leave. */
 	if (rtp_gate_pass(&c->gate, c->err) && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
-		c->err = run(c);
+		c->err = c->ops->run ? c->ops->run(c) : run(c);
 	c->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
 	rtp_run_wake(c->run);

@@ -20,6 +20,7 @@
 enum {
 	OPT_ACCESS = 256, OPT_BACKEND, OPT_DSP, OPT_SWEEP, OPT_STEPTIME, OPT_SWEEPMAX,
 	OPT_SWEEPREQ, OPT_STALL, OPT_DUPLEX, OPT_DEVICE, OPT_RATE, OPT_PERIOD, OPT_HIDE,
+	OPT_SERVER, OPT_START_SERVER, OPT_SERVER_LOG,
 };
 
 /* cyclictest's letters are the suite's: -D duration, -p priority, -q. */
@@ -44,6 +45,9 @@ const struct option audio_longopts[] = {
 	{ "sweep-require", required_argument, NULL, OPT_SWEEPREQ },
 	{ "plant-stall", required_argument, NULL, OPT_STALL },
 	{ "hide-xruns", no_argument, NULL, OPT_HIDE },
+	{ "server", required_argument, NULL, OPT_SERVER },
+	{ "start-server", no_argument, NULL, OPT_START_SERVER },
+	{ "server-log", required_argument, NULL, OPT_SERVER_LOG },
 	{ NULL, 0, NULL, 0 },
 };
 const char audio_shortopts[] = "c:f:n:p:a:C";
@@ -56,9 +60,17 @@ const char audio_synopsis[] =
 const char audio_help[] =
 "      --device NAME      ALSA PCM (default: default), e.g. hw:0, plughw:Dummy\n"
 "      --backend B        alsa, timer (virtual device paced by CLOCK_MONOTONIC, no\n"
-"                         sound card needed, like jackd -d dummy) or auto (the\n"
-"                         default: ALSA, or timer when no --device was given and\n"
-"                         the default device does not open)\n"
+"                         sound card needed, like jackd -d dummy), jack (a client\n"
+"                         of a running JACK server: rate and period are the\n"
+"                         server's) or auto (the default: ALSA, or timer when no\n"
+"                         --device was given and the default device does not open)\n"
+"      --server NAME      jack: the JACK server's name (default $JACK_DEFAULT_SERVER,\n"
+"                         else default)\n"
+"      --start-server     jack: start jackd -R -d dummy at --rate/--period under a\n"
+"                         private name, read its log to name the client behind\n"
+"                         each xrun, stop it at the end\n"
+"      --server-log FILE  jack: the running server's log (jackd's output), read\n"
+"                         from its end to name the client behind each xrun\n"
 "      --rate HZ          sample rate, 8000..384000 (default 48000)\n"
 "  -c, --channels N       1..64 (default 2)\n"
 "  -f, --format FMT       ALSA sample format: S16_LE (default), S32_LE, FLOAT_LE...\n"
@@ -84,7 +96,8 @@ const char audio_help[] =
 
 const char audio_epilog[] =
 "Verdict: pass = no xruns (with --sweep: figures, or --sweep-require).\n"
-"Exit: 0 pass, 1 error, 2 fail (xruns), 4 skip (no RT privilege, no device).\n";
+"Exit: 0 pass, 1 error, 2 fail (xruns), 4 skip (no RT privilege, no device, no\n"
+"JACK server running).  See docs/audio.md.\n";
 
 void audio_defaults(void *oo)
 {
@@ -172,6 +185,7 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 		if (rtp_parse_u64(arg, 8000, 384000, &v))
 			return bad(name, arg, "rate must be 8000..384000 Hz");
 		o->rate = (unsigned)v;
+		o->rate_given = true;
 		break;
 	case 'c':
 		if (rtp_parse_u64(arg, 1, 64, &v))
@@ -185,17 +199,20 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 			return bad(name, arg, "unknown sample format (S16_LE, S24_LE, S32_LE, FLOAT_LE...)");
 		o->format = f;
 		o->format_name = snd_pcm_format_name(f);
+		o->format_given = true;
 		break;
 	}
 	case OPT_PERIOD:
 		if (rtp_parse_u64(arg, 16, 65536, &v))
 			return bad(name, arg, "period must be 16..65536 frames");
 		o->period = (unsigned)v;
+		o->period_given = true;
 		break;
 	case 'n':
 		if (rtp_parse_u64(arg, 2, 64, &v))
 			return bad(name, arg, "periods must be 2..64");
 		o->periods = (unsigned)v;
+		o->periods_given = true;
 		break;
 	case OPT_ACCESS:
 		if (!strcmp(arg, "mmap"))
@@ -204,6 +221,7 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 			o->access = AUDIO_ACCESS_RW;
 		else
 			return bad(name, arg, "access must be mmap or rw");
+		o->access_given = true;
 		break;
 	case 'C':
 		o->capture = true;
@@ -221,15 +239,31 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 			o->backend = AUDIO_BACKEND_ALSA;
 		else if (!strcmp(arg, "timer"))
 			o->backend = AUDIO_BACKEND_TIMER;
+		else if (!strcmp(arg, "jack"))
+			o->backend = AUDIO_BACKEND_JACK;
 		else if (!strcmp(arg, "auto"))
 			o->backend = AUDIO_BACKEND_AUTO;
 		else
-			return bad(name, arg, "backend must be alsa, timer or auto");
+			return bad(name, arg, "backend must be alsa, timer, jack or auto");
 		break;
 	case 'p':
 		/* 99 is left for the planted stall and the kernel's own. */
 		if (rtp_parse_prio(arg, 1, 98, &o->priority))
 			return bad(name, arg, "priority must be 1..98");
+		o->prio_given = true;
+		break;
+	case OPT_SERVER:
+		if (!*arg || strlen(arg) > 60)
+			return bad(name, arg[0] ? arg : "''", "JACK server name must be 1..60 characters");
+		o->jack_server = arg;
+		break;
+	case OPT_SERVER_LOG:
+		if (!*arg)
+			return bad(name, "''", "empty file name");
+		o->server_log = arg;
+		break;
+	case OPT_START_SERVER:
+		o->start_server = true;
 		break;
 	case 'a': {
 		cpu_set_t online;
@@ -274,16 +308,85 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 	return 0;
 }
 
+/* A server backend: what the server decides is refused, not silently ignored. */
+static int check_jack(struct audio_opts *o)
+{
+	if (o->backend != AUDIO_BACKEND_JACK) {
+		if (o->jack_server || o->start_server || o->server_log) {
+			rtp_error("%s: needs --backend jack", o->start_server ? "--start-server" :
+				  o->server_log ? "--server-log" : "--server");
+			return RTP_EXIT_ERROR;
+		}
+		return 0;
+	}
+	if (o->jack_server && o->start_server) {
+		rtp_error("--server %s: --start-server starts a server under a private name; drop one",
+			  o->jack_server);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->server_log && o->start_server) {
+		rtp_error("--server-log %s: --start-server reads the log of the server it starts; "
+			  "drop one", o->server_log);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->device_given) {
+		rtp_error("--device %s: a JACK client has no ALSA device (the server's driver has it); "
+			  "--server names the server", o->device);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->periods_given) {
+		rtp_error("-n %u: the JACK server sets its periods (jackd -d alsa -n N); a client has "
+			  "one cycle for its work", o->periods);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->format_given && o->format != SND_PCM_FORMAT_FLOAT_LE) {
+		rtp_error("-f %s: JACK ports carry 32-bit float only (FLOAT_LE)", o->format_name);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->access_given) {
+		rtp_error("--access %s: JACK hands the client its port buffers; drop --access",
+			  o->access == AUDIO_ACCESS_MMAP ? "mmap" : "rw");
+		return RTP_EXIT_ERROR;
+	}
+	if (o->prio_given) {
+		rtp_error("-p %d: the JACK server sets its clients' priority (jackd -P); drop -p",
+			  o->priority);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->channels > 64) {
+		rtp_error("-c %u: at most 64 ports", o->channels);
+		return RTP_EXIT_ERROR;
+	}
+	if (!o->start_server)
+		return 0;
+	/* The server this run starts runs at the asked rate and period (jackd -d dummy's limits). */
+	if (o->period > 8192) {
+		rtp_error("--period %u: --start-server's dummy driver takes 16..8192 frames", o->period);
+		return RTP_EXIT_ERROR;
+	}
+	return 0;
+}
+
 int audio_check(void *oo)
 {
 	struct audio_opts *o = oo;
+	int ret;
+
+	ret = check_jack(o);
+	if (ret)
+		return ret;
+	if (o->backend == AUDIO_BACKEND_JACK) {
+		/* The format of its buffers: what the summary and the document show. */
+		o->format = SND_PCM_FORMAT_FLOAT_LE;
+		o->format_name = "FLOAT_LE";
+	}
 
 	if (o->duplex) {
 		if (o->capture) {
 			rtp_error("--duplex: plays on --device and captures on its own; drop -C");
 			return RTP_EXIT_ERROR;
 		}
-		if (o->backend == AUDIO_BACKEND_TIMER) {
+		if (o->backend == AUDIO_BACKEND_TIMER || o->backend == AUDIO_BACKEND_JACK) {
 			rtp_error("--duplex: needs the ALSA backend");
 			return RTP_EXIT_ERROR;
 		}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rtproof-audio: the virtual device's model, time conversions, headline, options, DSP. */
 #include "../../bench/audio/audio.h"
+#include "../../bench/audio/jack.h"
 
 #include <alsa/asoundlib.h>
 #include <fcntl.h>
@@ -125,7 +126,21 @@ static void test_options(void)
 		{ { "--access", "rw", NULL }, 0 },
 		{ { "-C", "--access", "rw", NULL }, 0 },
 		{ { "--access", "dma", NULL }, 1 },
-		{ { "--backend", "jack", NULL }, 1 },
+		{ { "--backend", "pulse", NULL }, 1 },
+		{ { "--backend", "jack", NULL }, 0 },
+		{ { "--backend", "jack", "-n", "3", NULL }, 1 },	/* the server's periods */
+		{ { "--backend", "jack", "-p", "70", NULL }, 1 },	/* the server's priority */
+		{ { "--backend", "jack", "--access", "rw", NULL }, 1 },
+		{ { "--backend", "jack", "-f", "S16_LE", NULL }, 1 },
+		{ { "--backend", "jack", "-f", "FLOAT_LE", NULL }, 0 },
+		{ { "--backend", "jack", "--device", "hw:0", NULL }, 1 },
+		{ { "--backend", "jack", "--duplex", "hw:1", NULL }, 1 },
+		{ { "--backend", "jack", "--rate", "44100", "--period", "128", NULL }, 0 },
+		{ { "--backend", "jack", "--start-server", "--server", "x", NULL }, 1 },
+		{ { "--backend", "jack", "--start-server", "--server-log", "f", NULL }, 1 },
+		{ { "--backend", "jack", "--server", "", NULL }, 1 },
+		{ { "--start-server", NULL }, 1 },			/* needs --backend jack */
+		{ { "--server-log", "f", NULL }, 1 },
 		{ { "-p", "99", NULL }, 1 },
 		{ { "-p", "0", NULL }, 1 },
 		{ { "-D", "0", NULL }, 1 },
@@ -502,8 +517,35 @@ static void test_ktimers_note(void)
 	rmdir(dir);
 }
 
+/* jackd's engine lines: the server's text, read as data. */
+static void test_jack_log(void)
+{
+	char name[16];
+
+	ok(audio_jackd_parse_xrun("JackEngine::XRun: client = slowpoke was not finished, state = Running",
+				  name, sizeof(name)) == 2 && !strcmp(name, "slowpoke"),
+	   "a running client that did not finish: the culprit, rank 2 (%s)", name);
+	ok(audio_jackd_parse_xrun("Sat Dec  5 2026: ERROR: JackEngine::XRun: client = Calf Reverb was not "
+				  "finished, state = Triggered", name, sizeof(name)) == 1 &&
+	   !strcmp(name, "Calf Reverb"), "a triggered one, after a timestamp: rank 1, spaces kept (%s)", name);
+	ok(audio_jackd_parse_xrun("JackEngine::XRun: client rtproof-audio finished after current callback",
+				  name, sizeof(name)) == 2 && !strcmp(name, "rtproof-audio"),
+	   "finished after the next cycle began: rank 2 (%s)", name);
+	ok(audio_jackd_parse_xrun("JackEngine::XRun: client = a-name-longer-than-sixteen was not finished, "
+				  "state = Running", name, sizeof(name)) == 2 && strlen(name) == 15,
+	   "a long name is cut to the buffer (%s)", name);
+	ok(audio_jackd_parse_xrun("JackAudioDriver::ProcessGraphAsyncMaster: Process error", name,
+				  sizeof(name)) == 0, "another line: 0");
+	ok(audio_jackd_parse_xrun("JackEngine::XRun: client = x", name, sizeof(name)) == 0,
+	   "a cut line: 0");
+	ok(audio_jackd_parse_xrun("JackEngine::XRun: client = a\033[2Jb was not finished, state = Running",
+				  name, sizeof(name)) == 2 && !strcmp(name, "a?[2Jb"),
+	   "control bytes in a name are not passed to the terminal");
+}
+
 int main(void)
 {
+	test_jack_log();
 	test_conversions();
 	test_vdev();
 	test_headline();
