@@ -20,6 +20,14 @@ ok $? "rtproof run --junit: valid against the JUnit schema$(head -c 200 "$TMP/xs
 n=$(xmllint --xpath 'count(//testcase[@name="verdict" and (@classname="rtproof.cyclic" or @classname="rtproof.audio")])' "$TMP/suite.xml" 2>/dev/null)
 [ "$n" = 2 ]
 ok $? "one verdict test case per bench ($n)"
+if jq -e '.verdict.status == "figures only"' "$TMP/suite/cyclic.json" >/dev/null 2>&1; then
+	f=$(xmllint --xpath 'count(//testcase[@classname="rtproof.cyclic" and @name="verdict"]/*[self::failure or self::error or self::skipped])' "$TMP/suite.xml" 2>/dev/null)
+	o=$(xmllint --xpath 'string(//testcase[@classname="rtproof.cyclic" and @name="verdict"]/system-out)' "$TMP/suite.xml" 2>/dev/null)
+	[ "$f" = 0 ] && case $o in "figures only: no latency budget given"*) true ;; *) false ;; esac
+	ok $? "cyclic without a budget: a passing case that says figures only ($o)"
+else
+	skip "cyclic without a budget" "cyclic did not measure here"
+fi
 if [ -s "$TMP/suite/check.json" ]; then
 	c=$(xmllint --xpath 'count(//testcase[@classname="rtproof.check"])' "$TMP/suite.xml" 2>/dev/null)
 	f=$(xmllint --xpath 'count(//testcase[@classname="rtproof.check"]/failure)' "$TMP/suite.xml" 2>/dev/null)
