@@ -92,6 +92,21 @@ grep -q 'id="overall">Overall: <b>NOT SUITABLE</b> &mdash; not suitable for audi
 	grep -q 'because audio had 3 xruns' "$A/report.html" && grep -q '<ul id="answer"><li>Worst culprit' "$A/report.html"
 ok $? "report.html opens with the same answer"
 
+# ---- document text is data: no control character reaches the terminal ----
+H=$TMP/hostile
+mkdir -p "$H"
+cp -r "$A/." "$H/"
+jq '.verdict.criteria[0].name = "preempt\u001b[2J\nOverall: SUITABLE" | .verdict.criteria[0].seen = "x\u001b]0;t\u0007"' \
+	"$A/check.json" >"$H/check.json"
+jq '.events.explained[0].culprits[0].name = "hack\u001b[31mbench\r\nfake line" | .events.explained[0].culprits[0].kind = "task\u009b"' \
+	"$A/cyclic.json" >"$H/cyclic.json"
+jq '.verdict.status = "odd\u001b[0m" | .verdict.criteria = []' "$A/audio.json" >"$H/audio.json"
+"$REPORT" -q --text "$H" >"$TMP/h.txt" 2>/dev/null
+rc=$?
+[ $rc -eq 0 ] && ! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$TMP/h.txt" &&
+	[ "$(grep -c '^Overall' "$TMP/h.txt")" -eq 1 ] && grep -q 'hack.\{1,2\}\[31mbench' "$TMP/h.txt"
+ok $? "document strings in --text: control characters gone, one Overall line (exit $rc)"
+
 # ---- a profile met: suitable -------------------------------------------
 S=$TMP/latency
 mkdir -p "$S"

@@ -171,7 +171,7 @@ static void culprit(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 	int bb = 0;
 	size_t ri, i;
 	int b;
-	char name[96], pol[24];
+	char name[96], pol[24], kind[24];
 
 	for (ri = 0; ri < set->nruns; ri++)
 		for (b = 0; b < RP_NBENCH; b++)
@@ -187,9 +187,10 @@ static void culprit(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 	e = json_array_get(json_object_get(best, "culprits"), 0);
 	txt(name, sizeof(name), rtp_plot_str(e, "name", "?"));
 	txt(pol, sizeof(pol), rtp_plot_str(e, "policy", ""));
+	txt(kind, sizeof(kind), rtp_plot_str(e, "kind", "?"));
 	rtp_plot_answer_add(a, "Worst culprit (--explain): %s %s%s%s%s held the CPU for %.1f us of %s's worst "
 		       "explained wake-up (%.1f us, CPU %.0f, %.3f s into the run).",
-		       rtp_plot_str(e, "kind", "?"), name, pol[0] ? " (" : "", pol, pol[0] ? ")" : "",
+		       kind, name, pol[0] ? " (" : "", pol, pol[0] ? ")" : "",
 		       num(e, "ns") / 1e3, rtp_plot_bench_name[bb], num(best, "latency_ns") / 1e3,
 		       num(best, "cpu"), num(best, "time_s"));
 }
@@ -197,14 +198,14 @@ static void culprit(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 static void check_line(const json_t *check, unsigned figs, bool judged, struct rtp_plot_answer *a)
 {
 	const json_t *c = likely_check(check, figs);
-	char seen[300], title[96];
+	char seen[300], title[96], name[64];
 
 	if (!c)
 		return;
 	txt(seen, sizeof(seen), rtp_plot_str(c, "seen", ""));
 	txt(title, sizeof(title), rtp_plot_str(c, "title", ""));
 	rtp_plot_answer_add(a, "The failed check that most likely explains %s: %s (%s): %s", judged ? "it" : "these figures",
-		       rtp_plot_str(c, "name", "?"), title, seen);
+		       txt(name, sizeof(name), rtp_plot_str(c, "name", "?")), title, seen);
 }
 
 void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
@@ -240,7 +241,7 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 			if (strcmp(st, "pass") && strcmp(st, "fail") && strcmp(st, "figures only")) {
 				nerror += strcmp(st, "skip") != 0;
 				cat(notm, sizeof(notm), "%s%s (%s: %s)", notm[0] ? "; " : "", who,
-				    st[0] ? st : "no verdict", txt(r, sizeof(r), rtp_plot_str(v, "reason", "")));
+				    st[0] ? txt(buf, 32, st) : "no verdict", txt(r, sizeof(r), rtp_plot_str(v, "reason", "")));
 				continue;
 			}
 			nmeasured++;
