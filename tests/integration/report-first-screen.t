@@ -155,6 +155,12 @@ ok $? "report.html: the trade at the top, the comparison's row a trade, not PASS
 head=$L/plots/headline.dat
 grep -q '^"cyclic max"' "$head" && grep -q '^"audio p50"' "$head"
 ok $? "the headline figure's data holds every bench (cyclic and audio rows)"
+L3=$TMP/ladder-nocpu
+ladder "$L3" 7500 37600 533000 29400
+jq 'del(.rows[].cpu, .rows[].thread)' "$L3/compare.json" >"$L3/c.tmp" && mv "$L3/c.tmp" "$L3/compare.json"
+"$REPORT" -q "$L3" >/dev/null 2>&1
+grep -q '^"cyclic max"' "$L3/plots/headline.dat" && grep -q '^"audio max"' "$L3/plots/headline.dat"
+ok $? "rows without a CPU: the headline is still drawn, every bench in it"
 L2=$TMP/ladder-stock
 ladder "$L2" 533000 29400 7500 37600
 "$REPORT" -q --text "$L2" >"$TMP/l2.txt" 2>/dev/null

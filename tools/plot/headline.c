@@ -151,7 +151,7 @@ int fig_headline(struct ctx *c)
 
 					if (strcmp(rtp_plot_str(rw, "bench", ""), bench) ||
 					    strcmp(rtp_plot_str(rw, "metric", ""), metric) ||
-					    !json_equal(json_object_get(rw, "cpu"), cpu) ||
+					    (cpu ? !json_equal(json_object_get(rw, "cpu"), cpu) : !!json_object_get(rw, "cpu")) ||
 					    strcmp(rtp_plot_str(rw, "figure", ""), figs[f]))
 						continue;
 					if (k >= 0 && fw_num(rw, "new_index", 0) != k)
