@@ -144,8 +144,8 @@ static void worst_figure(int b, const json_t *d, char *buf, size_t len)
 	if (!isnan(max))
 		snprintf(buf, len, "worst %s %.1f us", b == RP_IRQLAT ? "IRQ-to-task" : "wake-up", max / 1e3);
 	if (b == RP_AUDIO && json_is_number(json_object_get(json_object_get(d, "events"), "xruns")))
-		cat(buf, len, "%s%.0f xruns", buf[0] ? ", " : "",
-		    num(json_object_get(d, "events"), "xruns"));
+		cat(buf, len, "%s%.0f xrun%s", buf[0] ? ", " : "", num(json_object_get(d, "events"), "xruns"),
+		    num(json_object_get(d, "events"), "xruns") == 1 ? "" : "s");
 }
 
 /* "cyclic's max wakeup_latency was 4260.0 us, over the 100 us budget" */
@@ -155,9 +155,14 @@ static void criterion_text(int b, const json_t *c, char *buf, size_t len)
 	const char *name = txt(n, sizeof(n), rtp_plot_str(c, "name", "?"));
 
 	txt(u, sizeof(u), rtp_plot_str(c, "unit", ""));
-	if (!strcmp(u, "count"))
+	if (!strcmp(u, "count")) {
+		size_t l = strlen(name);
+
+		if (num(c, "observed") == 1 && l > 1 && name[l - 1] == 's')
+			n[l - 1] = 0;	/* 1 xrun */
 		snprintf(buf, len, "%s had %.0f %s (%s%.0f allowed)", rtp_plot_bench_name[b], num(c, "observed"),
 			 name, rtp_plot_str(c, "op", "")[0] == '=' ? "" : "at most ", num(c, "limit"));
+	}
 	else
 		snprintf(buf, len, "%s's %s was %.1f %s, %s the %g %s budget", rtp_plot_bench_name[b], name,
 			 num(c, "observed"), u, json_is_true(json_object_get(c, "pass")) ? "within" : "over",
