@@ -197,6 +197,16 @@ sed -n '/^== rtproof run:/,$p' "$TMP/r1.out" | sed 's/^/# /'
 	jq_ok "$TMP/r1/cyclic.json" '.verdict.criteria[0].limit == 1'
 ok $? "rtproof run --profile latency --max-latency 1: exit $rc, not suitable at once, the budget recorded"
 
+rtproof-audio --backend timer -D 300ms -q --max-latency 1 --json "$TMP/au.json" >/dev/null 2>&1
+rc=$?
+if [ $rc -eq 4 ]; then
+	skip "audio --max-latency" "rtproof-audio cannot measure here"
+else
+	[ $rc -eq 2 ] && jq_ok "$TMP/au.json" '.verdict.status == "fail" and
+		any(.verdict.criteria[]; .name == "max wakeup_lateness" and .limit == 1 and .pass == false)'
+	ok $? "rtproof-audio --max-latency 1 (the audio profile's lateness budget): fail, exit $rc"
+fi
+
 # ---- the layout in a real browser -----------------------------------------
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
