@@ -150,8 +150,9 @@ grep -q '^  cyclic wakeup_latency, RT against stock-none: worst case max RT 7.5 
 ok $? "the trade per bench: worst case by how much, the p50 cost in us, each with its confidence"
 grep -q '^  audio wakeup_lateness, RT against stock-none: worst case max RT 60.0 us against 70.0 us (RT 1.2x better; no significant difference' "$TMP/l.txt"
 ok $? "every bench of the comparison has its line (audio)"
-grep -q 'id="overall">Overall: <b>RT AGAINST STOCK</b>' "$L/report.html" && grep -q 'st-trade">&#8646; TRADE' "$L/report.html"
-ok $? "report.html: the trade at the top, the comparison's row a trade, not PASS or FAIL"
+grep -q 'id="overall">Overall: <b>RT AGAINST STOCK</b>' "$L/report.html" && grep -q 'st-trade">&#8646; TRADE' "$L/report.html" &&
+	grep -q 'v-worse">&#9650; worse (RT better)</td>' "$L/report.html" && grep -q 'v-better">&#9660; better (RT worse)</td>' "$L/report.html"
+ok $? "report.html: the trade at the top, the comparison's row a trade, each row says whose side it favours"
 head=$L/plots/headline.dat
 grep -q '^"cyclic max"' "$head" && grep -q '^"audio p50"' "$head"
 ok $? "the headline figure's data holds every bench (cyclic and audio rows)"

@@ -660,6 +660,7 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 {
 	const json_t *c = set->compare, *rw, *n;
 	bool has_cpu = false, has_th = false;
+	bool rt_base = rtp_plot_rt_against_stock(c), stock_base = !rt_base && rtp_plot_stock_against_rt(c);
 	size_t i;
 
 	fputs("<h2 id=\"comparison\">Comparison</h2>\n<p>Base: <b>", f);
@@ -745,6 +746,11 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 		fprintf(f, "<td class=\"st v-%s\">%s", cls(v),
 			!strcmp(v, "worse") ? "&#9650; " : !strcmp(v, "better") ? "&#9660; " : "");
 		esc(f, v);
+		/* a ladder's rows say whose side they favour: "worse" is new against base */
+		if (rt_base && (!strcmp(v, "worse") || !strcmp(v, "better")))
+			fputs(!strcmp(v, "worse") ? " (RT better)" : " (RT worse)", f);
+		else if (stock_base && (!strcmp(v, "worse") || !strcmp(v, "better")))
+			fputs(!strcmp(v, "worse") ? " (RT worse)" : " (RT better)", f);
 		fputs("</td><td class=\"method\">", f);
 		esc(f, rtp_plot_str(rw, "method", ""));
 		fputs("</td></tr>\n", f);
