@@ -11,6 +11,7 @@ const char *rtp_status_name(enum rtp_status s)
 	case RTP_PASS: return "pass";
 	case RTP_FAIL: return "fail";
 	case RTP_SKIP: return "skip";
+	case RTP_FIGURES: return "figures only";
 	default: return "error";
 	}
 }
@@ -19,6 +20,7 @@ int rtp_status_exit(enum rtp_status s)
 {
 	switch (s) {
 	case RTP_PASS: return RTP_EXIT_PASS;
+	case RTP_FIGURES: return RTP_EXIT_PASS;
 	case RTP_FAIL: return RTP_EXIT_FAIL;
 	case RTP_SKIP: return RTP_EXIT_SKIP;
 	default: return RTP_EXIT_ERROR;
@@ -52,4 +54,10 @@ void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
 	c->limit = limit;
 	c->observed = observed;
 	c->pass = pass;
+}
+
+void rtp_verdict_figures_only(struct rtp_verdict *v)
+{
+	if (v->status == RTP_PASS)
+		v->status = RTP_FIGURES;
 }

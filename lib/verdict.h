@@ -13,7 +13,11 @@ enum {
 	RTP_EXIT_SKIP = 4,
 };
 
-enum rtp_status { RTP_PASS, RTP_FAIL, RTP_SKIP, RTP_ERROR };
+/*
+ * RTP_FIGURES: measured, but no budget was given, so nothing was judged
+ * ("figures only"; exit 0 as a pass, never called one: docs/results.md).
+ */
+enum rtp_status { RTP_PASS, RTP_FAIL, RTP_SKIP, RTP_ERROR, RTP_FIGURES };
 const char *rtp_status_name(enum rtp_status s);
 int rtp_status_exit(enum rtp_status s);
 
@@ -37,5 +41,9 @@ struct rtp_verdict {
 /* Appends a criterion and folds its outcome into v->status. */
 void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
 		       double limit, double observed, const char *unit);
+
+/* A run that had no budget to meet: a pass becomes RTP_FIGURES (a
+ * failed check, a skip or an error stays what it is). */
+void rtp_verdict_figures_only(struct rtp_verdict *v);
 
 #endif /* RTP_VERDICT_H */

@@ -603,10 +603,15 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 		else
 			snprintf(v->reason, sizeof(v->reason), "no xrun up to %.1f %% DSP load at %s, %u Hz%s",
 				 clean, at, c->cfg.rate, label);
+		if (r->o.sweep_require_pct <= 0)
+			rtp_verdict_figures_only(v);	/* no --sweep-require: nothing to meet */
 		return;
 	}
 	rtp_verdict_check(v, "xruns", "==", 0, (double)c->xruns, "count");
 	rtp_verdict_check(v, "suspends", "==", 0, (double)c->suspends, "count");
+	if (r->o.co.max_latency_ns)	/* rtproof run --profile audio: the period minus its work */
+		rtp_verdict_check(v, "max wakeup_lateness", "<=", (double)r->o.co.max_latency_ns / 1e3,
+				  (double)c->lateness.max / 1e3, "us");
 	snprintf(v->reason, sizeof(v->reason), "%s%s", head, label);
 	if (c->xruns) {
 		static const char *const what[AUDIO_CAUSE_N] = {
@@ -631,7 +636,9 @@ static void audio_decide(struct rtp_run *run, struct rtp_verdict *v)
 		}
 	}
 	snprintf(v->reason + strlen(v->reason), sizeof(v->reason) - strlen(v->reason),
-		 "; worst wake-up %s; smallest margin %s%s", worst, margin,
+		 "; worst wake-up %s%s; smallest margin %s%s", worst,
+		 !r->o.co.max_latency_ns ? "" : c->lateness.max > r->o.co.max_latency_ns ?
+		 " (over the --max-latency budget)" : " (within the --max-latency budget)", margin,
 		 c->suspends ? "; the stream was suspended" : "");
 	if (r->o.duplex && c->impulses_found) {
 		char rt[24];
@@ -1000,6 +1007,7 @@ const struct rtp_bench_ops audio_ops = {
 	.setup = audio_setup,
 	.run = audio_audio,
 	.decide = audio_decide,
+	.takes = RTP_TAKES_MAXLAT,	/* the worst wake-up lateness (rtproof run --profile audio) */
 	.summary = audio_summary,
 	.teardown = audio_teardown,
 	.params = audio_json_params,

@@ -562,9 +562,15 @@ static void cyclic_decide(struct rtp_run *run, struct rtp_verdict *v)
 	else if (r->o.co.max_latency_ns)
 		snprintf(v->reason, sizeof(v->reason), "max %.1f us within the budget of %.1f us",
 			 (double)r->all.h.max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
-	else
+	else if (r->o.breaktrace_ns)
+		snprintf(v->reason, sizeof(v->reason), "max %.1f us within the breaktrace threshold of %.1f us",
+			 (double)r->all.h.max / 1e3, (double)r->o.breaktrace_ns / 1e3);
+	else {
 		snprintf(v->reason, sizeof(v->reason),
-			 "no latency budget given (--max-latency): figures only");
+			 "no latency budget given (--max-latency): max %.1f us, judged against nothing",
+			 (double)r->all.h.max / 1e3);
+		rtp_verdict_figures_only(v);
+	}
 }
 
 static int open_tracemark(struct cyclic_run *r)

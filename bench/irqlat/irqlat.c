@@ -478,8 +478,12 @@ static void irqlat_decide(struct rtp_run *run, struct rtp_verdict *v)
 	else if (r->o.co.max_latency_ns)
 		snprintf(v->reason, sizeof(v->reason), "max %s %.1f us within the budget of %.1f us",
 			 hname, (double)head->max / 1e3, (double)r->o.co.max_latency_ns / 1e3);
-	else
-		snprintf(v->reason, sizeof(v->reason), "no latency budget given (--max-latency): figures only");
+	else {
+		snprintf(v->reason, sizeof(v->reason),
+			 "no latency budget given (--max-latency): max %s %.1f us, judged against nothing",
+			 hname, (double)head->max / 1e3);
+		rtp_verdict_figures_only(v);
+	}
 }
 
 static void irqlat_skip_params(struct rtp_run *run, struct rtp_json *j)

@@ -282,7 +282,7 @@ ok $? "the ladder page holds the comparison's table, its method and the VM time 
 cp -r "$L" "$TMP/ladder2" && rm -rf "$TMP/ladder2/plots" "$TMP/ladder2/report.html"
 mkdir -p "$TMP/ladder2/stock-full" && echo "Kernel panic" >"$TMP/ladder2/stock-full/serial.log"
 "$REPORT" -q "$TMP/ladder2" >/dev/null 2>&1 &&
-	grep -q 'id="overall">Overall: <b>! ERROR</b> &mdash; stock-full<' "$TMP/ladder2/report.html"
+	grep -q 'id="overall">Overall: <b>ERROR</b> &mdash; stock-full: no result document' "$TMP/ladder2/report.html"
 ok $? "a failed rung makes the overall verdict ERROR and is named"
 
 # ---- the page in a real browser -------------------------------------------

@@ -50,40 +50,65 @@ static bool cat_us(char *line, size_t len, size_t *off, double ns)
 	return fabs(v) < 1e9 ? cat(line, len, off, " %.4f", v) : cat(line, len, off, " %.6e", v);
 }
 
-/* The comparison's headline: the primary measure's percentiles per run,
- * with the intervals compare.json gives; without compare.json, the
- * documents' own percentiles (no intervals). */
+/* The primary measure of a bench in the comparison's rows (the one the
+ * first screen's trade uses, trade.c), merged CPUs preferred: its first
+ * row, or NULL. */
+static json_t *primary_row(json_t *rows, const char *bench)
+{
+	static const char *const pref[] = { "wakeup_latency", "total", "wakeup_lateness", "inversion_wait", NULL };
+	json_t *rw, *first = NULL;
+	size_t i, p;
+
+	for (p = 0; p < sizeof(pref) / sizeof(pref[0]) && !first; p++)
+		json_array_foreach(rows, i, rw) {
+			if (strcmp(rtp_plot_str(rw, "bench", ""), bench) ||
+			    (pref[p] && strcmp(rtp_plot_str(rw, "metric", ""), pref[p])))
+				continue;
+			if (!first)
+				first = rw;
+			if (fw_is_all(json_object_get(rw, "cpu")))
+				return rw;
+		}
+	return first;
+}
+
+/* The comparison's headline: every bench's primary measure (p50, p99,
+ * p99.9, max) per run, with the intervals compare.json gives; without
+ * compare.json, cyclic's percentiles from the documents (no intervals). */
 int fig_headline(struct ctx *c)
 {
-	static const char *const figs[] = { "p50", "p90", "p99", "p99.9", "p99.99", "p99.999", "max" };
+	static const char *const figs_one[] = { "p50", "p90", "p99", "p99.9", "p99.99", "p99.999", "max" };
+	static const char *const figs_cmp[] = { "p50", "p99", "p99.9", "max" };
+	const char *const *figs = figs_one;
+	size_t nfigs = sizeof(figs_one) / sizeof(figs_one[0]);
 	struct fw w;
 	char title[400];
-	json_t *rows = json_object_get(c->set->compare, "rows"), *row0 = NULL, *rw;
+	json_t *rows = json_object_get(c->set->compare, "rows"), *row0 = NULL, *rw, *prim[RP_NBENCH] = { NULL };
 	const char *bench = NULL, *metric = NULL;
 	size_t i, f, nnew = json_array_size(json_object_get(c->set->compare, "new"));
 	size_t nruns = c->set->nruns < HEADLINE_MAX_RUNS ? c->set->nruns : HEADLINE_MAX_RUNS;
-	int ret, bi, nrows = 0, k;
+	int ret, bi, nrows = 0, k, b, nb = 0;
 	json_t *cpu = NULL;
 
 	if (nnew > HEADLINE_MAX_RUNS - 1)
 		nnew = HEADLINE_MAX_RUNS - 1;
-	/* the first bench and metric in the comparison, merged CPUs preferred */
-	json_array_foreach(rows, i, rw) {
-		if (!row0)
-			row0 = rw;
-		if (row0 && !strcmp(rtp_plot_str(rw, "bench", ""), rtp_plot_str(row0, "bench", "")) &&
-		    !strcmp(rtp_plot_str(rw, "metric", ""), rtp_plot_str(row0, "metric", "")) &&
-		    fw_is_all(json_object_get(rw, "cpu"))) {
-			row0 = rw;
-			break;
-		}
+	for (b = 0; b < RP_NBENCH; b++) {
+		prim[b] = primary_row(rows, rtp_plot_bench_name[b]);
+		if (prim[b] && !row0)
+			row0 = prim[b];
+		nb += prim[b] != NULL;
 	}
 	if (row0) {
-		bench = rtp_plot_str(row0, "bench", "?");
-		metric = rtp_plot_str(row0, "metric", "?");
-		cpu = json_object_get(row0, "cpu");
-		snprintf(title, sizeof(title), "Comparison headline: rtproof-%s %s%s, base %s against %zu other run(s), "
-			 "%g %% intervals", bench, fw_metric_words(metric), fw_is_all(cpu) ? " (all CPUs)" : "",
+		char list[200] = "";
+
+		figs = figs_cmp;
+		nfigs = sizeof(figs_cmp) / sizeof(figs_cmp[0]);
+		for (b = 0; b < RP_NBENCH; b++)
+			if (prim[b])
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? ", " : "",
+					 rtp_plot_bench_name[b]);
+		snprintf(title, sizeof(title), "Comparison headline: %s, each bench's primary measure, base %s "
+			 "against %zu other run(s), %g %% intervals", list,
 			 rtp_plot_str(json_object_get(c->set->compare, "base"), "label", "?"), nnew,
 			 fw_num(c->set->compare, "confidence", 0) * 100);
 	} else {
@@ -98,11 +123,24 @@ int fig_headline(struct ctx *c)
 	fputs("set logscale y\nset ylabel \"latency (us)\"\nset xlabel \"figure\"\n"
 	      "set key top left\n", w.gp);
 	bi = fw_blk(&w, "figure, then per run: value_us low_us high_us (the interval; the value itself when none)");
-	for (f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+	if (row0 && nb > 1)
+		fputs("set xtics rotate by -30\n", w.gp);
+	for (b = 0; b < (row0 ? RP_NBENCH : 1); b++)
+	for (f = 0; f < nfigs; f++) {
 		char line[2048];
 		size_t off = 0;
 		int have = 0;
-		bool fits = cat(line, sizeof(line), &off, "\"%s\"", figs[f]);
+		bool fits;
+
+		if (row0 && !prim[b])
+			continue;
+		if (row0) {
+			bench = rtp_plot_bench_name[b];
+			metric = rtp_plot_str(prim[b], "metric", "?");
+			cpu = json_object_get(prim[b], "cpu");
+		}
+		fits = row0 ? cat(line, sizeof(line), &off, "\"%s %s\"", bench, figs[f]) :
+		       cat(line, sizeof(line), &off, "\"%s\"", figs[f]);
 		if (row0) {
 			/* base, then each new run, from the rows of this figure */
 			for (k = -1; k < (int)nnew; k++) {
@@ -113,7 +151,7 @@ int fig_headline(struct ctx *c)
 
 					if (strcmp(rtp_plot_str(rw, "bench", ""), bench) ||
 					    strcmp(rtp_plot_str(rw, "metric", ""), metric) ||
-					    !json_equal(json_object_get(rw, "cpu"), cpu) ||
+					    (cpu ? !json_equal(json_object_get(rw, "cpu"), cpu) : !!json_object_get(rw, "cpu")) ||
 					    strcmp(rtp_plot_str(rw, "figure", ""), figs[f]))
 						continue;
 					if (k >= 0 && fw_num(rw, "new_index", 0) != k)
@@ -182,7 +220,8 @@ int fig_headline(struct ctx *c)
 		}
 	}
 	snprintf(w.f->caption, sizeof(w.f->caption), "%s",
-		 row0 ? "Bars: each run's figure (microseconds, log scale); error bars: the comparison's "
+		 row0 ? "Bars: each run's figure of each bench's primary measure (cyclic wake-up latency, irqlat total, "
+		 "audio wake-up lateness, lockstress inversion wait; microseconds, log scale); error bars: the comparison's "
 		 "confidence interval for it; where compare.json gives none (e.g. the maximum) the bar's cap is flat at the value." :
 		 "Bars: each run's percentiles and exact maximum (microseconds, log scale) as the documents "
 		 "give them; without compare.json there are no intervals.");

@@ -159,6 +159,44 @@ static json_t *read_json_quiet(const char *path)
 	return j;
 }
 
+/* One file beside the documents, when it is an object of the schema or
+ * tool named (NULL when absent or another). */
+static json_t *beside_one(const char *dir, const char *name, const char *key, const char *want, int *err)
+{
+	char *p = join(dir, name);
+	json_t *j = NULL;
+
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (is_file(p))
+		j = read_json_quiet(p);
+	free(p);
+	if (j && (!json_is_object(j) || strcmp(rtp_plot_str(j, key, ""), want))) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* What a run directory holds beside its documents: the VM runner's
+ * vm.json, rtproof run's suite.json and check.json.  0 or -ENOMEM. */
+static int beside(struct rtp_plot_run *run, const char *dir)
+{
+	char *p = join(dir, "vm.json");
+	int err = 0;
+
+	if (!p)
+		return -ENOMEM;
+	if (is_file(p))
+		run->vm = read_json_quiet(p);
+	free(p);
+	run->suite = beside_one(dir, "suite.json", "schema", "rtproof-suite/1", &err);
+	run->check = beside_one(dir, "check.json", "tool", "rtproof-check", &err);
+	return err;
+}
+
 /* A directory holding result documents directly: one run.  1 when it held
  * at least one, 0 when none, negative on error. */
 static int load_run_dir(struct rtp_plot_set *set, const char *dir, const char *label, char *msg,
@@ -221,16 +259,8 @@ static int load_run_dir(struct rtp_plot_set *set, const char *dir, const char *l
 		set->nruns--;
 		return 0;
 	}
-	{
-		char *p = join(dir, "vm.json");
-
-		if (!p)
-			return -ENOMEM;
-		if (is_file(p))
-			run->vm = read_json_quiet(p);
-		free(p);
-	}
-	return 1;
+	ret = beside(run, dir);
+	return ret < 0 ? ret : 1;
 }
 
 /* Ladder order: stock preempt=none, voluntary, full, then RT, then the rest. */
@@ -418,13 +448,8 @@ static int load_file(struct rtp_plot_set *set, const char *file, char *msg, size
 		struct rtp_plot_run *run = add_run(set, dir, NULL);
 
 		ret = run ? add_doc(set, run, file, j) : -ENOMEM;
-		if (run && ret >= 0) {
-			char *p = join(dir, "vm.json");
-
-			if (p && is_file(p))
-				run->vm = read_json_quiet(p);
-			free(p);
-		}
+		if (run && ret >= 0 && beside(run, dir) < 0)
+			ret = -ENOMEM;
 	}
 	free(dir);
 	json_decref(j);
@@ -557,6 +582,8 @@ void rtp_plot_set_free(struct rtp_plot_set *set)
 			free(set->runs[i].path[b]);
 		}
 		json_decref(set->runs[i].vm);
+		json_decref(set->runs[i].suite);
+		json_decref(set->runs[i].check);
 		free(set->runs[i].label);
 		free(set->runs[i].dir);
 	}

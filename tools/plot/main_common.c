@@ -26,11 +26,12 @@ void rtp_plot_base_dir(const char *arg, char *buf, size_t len)
 }
 
 int rtp_plot_main_args(int argc, char **argv, const char *prog, void (*usage)(FILE *f),
-		       const char **out, bool *quiet)
+		       const char **out, bool *quiet, bool *text)
 {
 	static const struct option longopts[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "text", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -39,10 +40,15 @@ int rtp_plot_main_args(int argc, char **argv, const char *prog, void (*usage)(FI
 
 	*out = NULL;
 	*quiet = false;
-	while ((c = getopt_long(argc, argv, ":o:q", longopts, &li)) != -1) {
+	if (text)
+		*text = false;
+	while ((c = getopt_long(argc, argv, text ? ":o:qt" : ":o:q", longopts, &li)) != -1) {
+		if (c == 't' && !text)
+			c = '?';
 		switch (c) {
 		case 'o': *out = optarg; break;
 		case 'q': *quiet = true; break;
+		case 't': *text = true; break;
 		case 'H': usage(stdout); return 0;
 		case 'V': printf("%s %s\n", prog, RTP_VERSION); return 0;
 		default: return rtp_opt_fail(c, argv);

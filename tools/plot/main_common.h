@@ -21,7 +21,7 @@ void rtp_plot_base_dir(const char *arg, char *buf, size_t len);
  * --help or --version, 1 after an error it has said.
  */
 int rtp_plot_main_args(int argc, char **argv, const char *prog, void (*usage)(FILE *f),
-		       const char **out, bool *quiet);
+		       const char **out, bool *quiet, bool *text);	/* text: NULL where -t is no option */
 
 /* Loads the RESULTs into set: 0, or 1 with its warnings and the error said
  * and set freed. */

@@ -23,6 +23,8 @@ struct rtp_plot_run {
 	json_t *doc[RP_NBENCH];		/* NULL when absent */
 	char *path[RP_NBENCH];
 	json_t *vm;			/* vm.json beside the documents, or NULL */
+	json_t *suite;			/* rtproof run's suite.json (rtproof-suite/1), or NULL */
+	json_t *check;			/* rtproof check's check.json, or NULL */
 };
 
 struct rtp_plot_set {
@@ -102,6 +104,27 @@ const char *rtp_plot_str(const json_t *o, const char *key, const char *dflt);
 json_t *rtp_plot_sysdoc(const struct rtp_plot_run *r);	/* first document with a system */
 void rtp_plot_where(const struct rtp_plot_run *r, char *buf, size_t len);
 void rtp_plot_load_text(const struct rtp_plot_run *r, char *buf, size_t len);
+
+/*
+ * The first screen (answer.c, trade.c; docs/plots.md "First screen"):
+ * word and head are the overall verdict and its one sentence, line[] what
+ * follows (the culprit, the check, what was and was not measured; for a
+ * kernel ladder the trade per bench and rung).  Plain text, document
+ * strings already through rtp_plot_text; the page escapes it again.
+ */
+#define RTP_ANSWER_LINES 24
+struct rtp_plot_answer {
+	char cls[16];			/* suitable, unsuitable, figures, fail, error, none, trade, pass */
+	char word[24];			/* SUITABLE, NOT SUITABLE, FIGURES ONLY, FAIL, ... */
+	char head[1024];
+	size_t n;
+	char line[RTP_ANSWER_LINES][1024];
+};
+void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a);
+void rtp_plot_answer_add(struct rtp_plot_answer *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rtp_plot_trade(const struct rtp_plot_set *set, struct rtp_plot_answer *a);
+bool rtp_plot_rt_against_stock(const json_t *cmp);	/* RT base, stock rungs (compare-kernels) */
+bool rtp_plot_stock_against_rt(const json_t *cmp);	/* a stock base against RT only */
 
 /* The report: writes html (a self-contained page) for set and figs, whose
  * images are in figdir (relative links from the page's directory: figrel). */

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	int ret, drawn = 0, notes = 0;
 	size_t i;
 
-	ret = rtp_plot_main_args(argc, argv, "rtproof-plot", usage, &out, &quiet);
+	ret = rtp_plot_main_args(argc, argv, "rtproof-plot", usage, &out, &quiet, NULL);
 	if (ret >= 0)
 		return ret;
 	if (out && !out[0]) {

@@ -74,19 +74,15 @@ static double num(const json_t *o, const char *key, double dflt)
 static void status_cell(FILE *f, const char *st)
 {
 	const char *w = !strcmp(st, "pass") ? "&#10004; PASS" : !strcmp(st, "fail") ? "&#10008; FAIL" :
-		!strcmp(st, "skip") ? "&#8211; SKIP" : !strcmp(st, "error") ? "! ERROR" : NULL;
+		!strcmp(st, "skip") ? "&#8211; SKIP" : !strcmp(st, "error") ? "! ERROR" :
+		!strcmp(st, "figures only") ? "&#8226; FIGURES ONLY" : !strcmp(st, "trade") ? "&#8646; TRADE" : NULL;
 
-	fprintf(f, "<td class=\"st st-%s\">", st[0] ? cls(st) : "none");
+	fprintf(f, "<td class=\"st st-%s\">", !strcmp(st, "figures only") ? "figures" : st[0] ? cls(st) : "none");
 	if (w)
 		fputs(w, f);
 	else
 		esc(f, st[0] ? st : "no verdict");
 	fputs("</td>", f);
-}
-
-static int rank(const char *st)
-{
-	return !strcmp(st, "fail") ? 3 : !strcmp(st, "error") ? 2 : !strcmp(st, "pass") ? 1 : 0;
 }
 
 /* shell-quoted argv */
@@ -327,45 +323,34 @@ static const char css[] =
 	"h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.3rem;border-bottom:2px solid #333;margin-top:2rem}"
 	"h3{font-size:1.05rem;margin:.3rem 0}\n"
 	".wrap{overflow-x:auto;max-width:100%}\n"
+	"#compare-table{font-size:.85rem;min-width:0}#compare-table th,#compare-table td{padding:.2rem .3rem}"
+	"#compare-table td.method{min-width:9rem;font-size:.8rem}\n"
+	"#answer{margin:.4rem 0 .8rem;padding-left:1.2rem}#answer li{margin:.2rem 0}\n"
 	"table{border-collapse:collapse;margin:.5rem 0;min-width:50%}\n"
 	"th,td{border:1px solid #888;padding:.25rem .5rem;text-align:left;vertical-align:top}\n"
 	"th{background:#eee}td.num{text-align:right;white-space:nowrap}\n"
 	".st{font-weight:bold;white-space:nowrap}.st-fail,.st-error,.v-worse{background:#fde0dc}"
-	".st-pass,.v-better{background:#e3f4e1}.st-skip{background:#f2f2f2}\n"
-	".overall{font-size:1.2rem;padding:.5rem .8rem;border:3px solid #333;display:inline-block}\n"
+	".st-pass,.v-better{background:#e3f4e1}.st-skip,.st-figures,.st-trade{background:#f2f2f2}\n"
+	".a-unsuitable,.a-fail,.a-error{border-color:#b3261e}.a-suitable,.a-pass{border-color:#2e7d32}\n"
+	".overall{font-size:1.2rem;padding:.5rem .8rem;border:3px solid #333;display:block;overflow-wrap:anywhere}\n"
 	"code,.cmd{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;word-break:break-all}\n"
 	".cmd{display:block;background:#f6f6f6;border-left:3px solid #888;padding:.3rem .5rem;margin:.2rem 0}\n"
 	"figure{margin:1.2rem 0;border:1px solid #bbb;padding:.6rem;break-inside:avoid;page-break-inside:avoid}\n"
 	"figure svg{width:100%;height:auto;display:block}\n"
 	"figcaption{font-size:.92rem;color:#333}.where{font-size:.9rem;color:#444;margin:.1rem 0 .4rem}\n"
 	".note{border:1px dashed #777;padding:.5rem;margin:1rem 0;background:#fafafa}\n"
-	"nav a{margin-right:.8rem}\n"
+	"nav{display:flex;flex-wrap:wrap}nav a{margin-right:.8rem}\n"
 	"@media (max-width:40rem){body{font-size:15px;padding:.5rem}th,td{padding:.2rem .3rem}}\n"
 	"@media print{body{max-width:none;font-size:11pt}nav{display:none}a{color:inherit;text-decoration:none}"
 	"h2{break-after:avoid}.st-fail,.st-error{outline:2px solid #000}}\n";
 
-/* The comparison sets stock kernels against an RT base (a kernel ladder). */
-static bool rt_against_stock(const json_t *cmp)
-{
-	const json_t *n;
-	size_t i;
-
-	if (strcmp(rtp_plot_str(json_object_get(cmp, "base"), "preempt", ""), "rt") ||
-	    !json_array_size(json_object_get(cmp, "new")))
-		return false;
-	json_array_foreach(json_object_get(cmp, "new"), i, n)
-		if (!strcmp(rtp_plot_str(n, "preempt", ""), "rt"))
-			return false;
-	return true;
-}
-
-static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *bad, size_t badlen)
+/* The table of every verdict under the first screen. */
+static void verdicts(FILE *f, const struct rtp_plot_set *set)
 {
 	bool runcol = set->nruns > 1 || set->compare || set->nfailed;
-	size_t ri, off = 0;
+	size_t ri;
 	int b;
 
-	bad[0] = 0;
 	fprintf(f, "<div class=\"wrap\"><table id=\"verdicts\"><thead><tr>%s<th>bench</th>"
 		"<th>verdict</th><th>why</th><th>measured for</th></tr></thead><tbody>\n",
 		runcol ? "<th>run</th>" : "");
@@ -377,12 +362,6 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *
 
 			if (!d)
 				continue;
-			if (rank(st) > *worst)
-				*worst = rank(st);
-			if (rank(st) >= 2 && off < badlen)
-				off += (size_t)snprintf(bad + off, badlen - off, "%s%s%s%s", off ? ", " : "",
-							runcol ? set->runs[ri].label : "", runcol ? " " : "",
-							rtp_plot_bench_name[b]);
 			fputs("<tr>", f);
 			if (runcol) {
 				fputs("<td>", f);
@@ -401,10 +380,6 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *
 		}
 	for (ri = 0; ri < set->nfailed; ri++) {
 		/* a run that left no document: its failure is the verdict */
-		if (*worst < 2)
-			*worst = 2;
-		if (off < badlen)
-			off += (size_t)snprintf(bad + off, badlen - off, "%s%s", off ? ", " : "", set->failed[ri]);
 		fputs("<tr><td>", f);
 		esc(f, set->failed[ri]);
 		fputs("</td><td>&#8211;</td>", f);
@@ -415,42 +390,40 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set, int *worst, char *
 	if (set->compare) {
 		const json_t *v = json_object_get(set->compare, "verdict"), *r;
 		const char *st = rtp_plot_str(v, "status", "");
-		bool rt_base = rt_against_stock(set->compare);
+		bool rt_base = rtp_plot_rt_against_stock(set->compare);
+		bool ladder = rt_base || rtp_plot_stock_against_rt(set->compare);
 		size_t i, k = 0, rt_better = 0, rt_worse = 0;
 
 		/*
 		 * A kernel ladder sets stock against an RT base: there a
 		 * "regression" is a stock rung worse than RT (the answer RT is
 		 * meant to give), and the question is whether RT is worse
-		 * anywhere (a row where the stock rung is better).
+		 * anywhere (a row where the stock rung is better).  That is a
+		 * trade, not a pass or a fail: the first screen states it.
 		 */
-		if (rt_base) {
+		if (ladder) {
 			json_array_foreach(json_object_get(set->compare, "rows"), i, r) {
 				const char *verdict = rtp_plot_str(r, "verdict", "");
 
-				rt_better += !strcmp(verdict, "worse");
-				rt_worse += !strcmp(verdict, "better");
+				rt_better += !strcmp(verdict, rt_base ? "worse" : "better");
+				rt_worse += !strcmp(verdict, rt_base ? "better" : "worse");
 			}
-			st = rt_worse ? "fail" : "pass";
+			st = "trade";
 		}
-		if (rank(st) > *worst)
-			*worst = rank(st);
-		if (rank(st) >= 2 && off < badlen)
-			off += (size_t)snprintf(bad + off, badlen - off, "%s%s", off ? ", " : "",
-						rt_base ? "RT worse than a stock rung" : "the comparison");
 		fputs("<tr><td>comparison</td><td>compare</td>", f);
 		status_cell(f, st);
 		fputs("<td>", f);
-		if (rt_base) {
+		if (ladder) {
 			fprintf(f, "RT against stock: RT significantly better on %zu figure(s), "
-				   "significantly worse on %zu", rt_better, rt_worse);
+				   "significantly worse on %zu (the first screen weighs them)", rt_better, rt_worse);
 			json_array_foreach(json_object_get(set->compare, "rows"), i, r) {
-				if (strcmp(rtp_plot_str(r, "verdict", ""), "better"))
+				if (strcmp(rtp_plot_str(r, "verdict", ""), rt_base ? "better" : "worse"))
 					continue;
 				fputs(k++ ? "; " : ": ", f);
-				esc(f, rtp_plot_str(json_array_get(json_object_get(set->compare, "new"),
+				esc(f, rt_base ? rtp_plot_str(json_array_get(json_object_get(set->compare, "new"),
 						    idx(json_number_value(json_object_get(r, "new_index")))),
-						    "label", "?"));
+						    "label", "?") :
+				    rtp_plot_str(json_object_get(set->compare, "base"), "label", "?"));
 				fputs(" better on ", f);
 				esc(f, rtp_plot_str(r, "bench", ""));
 				fputs(" ", f);
@@ -686,6 +659,8 @@ static void ci_cell(FILE *f, const json_t *row, const char *vk, const char *ck, 
 static void comparison(FILE *f, const struct rtp_plot_set *set)
 {
 	const json_t *c = set->compare, *rw, *n;
+	bool has_cpu = false, has_th = false;
+	bool rt_base = rtp_plot_rt_against_stock(c), stock_base = !rt_base && rtp_plot_stock_against_rt(c);
 	size_t i;
 
 	fputs("<h2 id=\"comparison\">Comparison</h2>\n<p>Base: <b>", f);
@@ -717,9 +692,15 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 		}
 		fputs("</ul>\n", f);
 	}
-	fputs("<div class=\"wrap\"><table id=\"compare-table\"><thead><tr><th>bench</th><th>metric</th>"
-	      "<th>CPU</th><th>thread</th><th>figure</th><th>base [interval]</th><th>new</th>"
-	      "<th>new [interval]</th><th>new/base</th><th>verdict</th><th>method</th></tr></thead><tbody>\n", f);
+	/* a CPU (thread) column holds a CPU (thread) or is absent, never "?" */
+	json_array_foreach(json_object_get(c, "rows"), i, rw) {
+		has_cpu |= json_object_get(rw, "cpu") && !json_is_null(json_object_get(rw, "cpu"));
+		has_th |= json_object_get(rw, "thread") && !json_is_null(json_object_get(rw, "thread"));
+	}
+	fprintf(f, "<div class=\"wrap\" id=\"compare-box\"><table id=\"compare-table\"><thead><tr><th>bench</th>"
+		"<th>metric</th>%s%s<th>figure</th><th>base [interval]</th><th>new</th>"
+		"<th>new [interval]</th><th>new/base</th><th>verdict</th><th>method</th></tr></thead><tbody>\n",
+		has_cpu ? "<th>CPU</th>" : "", has_th ? "<th>thread</th>" : "");
 	json_array_foreach(json_object_get(c, "rows"), i, rw) {
 		const char *unit = rtp_plot_str(rw, "unit", "");
 		const char *v = rtp_plot_str(rw, "verdict", "");
@@ -732,11 +713,24 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 		esc(f, rtp_plot_str(rw, "bench", ""));
 		fputs("</td><td>", f);
 		esc(f, rtp_plot_str(rw, "metric", ""));
-		fputs("</td><td>", f);
-		esc(f, cpu);
-		fputs("</td><td>", f);
-		esc(f, th);
-		fputs("</td><td>", f);
+		fputs("</td>", f);
+		if (has_cpu) {
+			fputs("<td>", f);
+			if (json_is_null(json_object_get(rw, "cpu")) || !json_object_get(rw, "cpu"))
+				fputs("&#8211;", f);
+			else
+				esc(f, cpu);
+			fputs("</td>", f);
+		}
+		if (has_th) {
+			fputs("<td>", f);
+			if (json_is_null(json_object_get(rw, "thread")) || !json_object_get(rw, "thread"))
+				fputs("&#8211;", f);
+			else
+				esc(f, th);
+			fputs("</td>", f);
+		}
+		fputs("<td>", f);
 		esc(f, rtp_plot_str(rw, "figure", ""));
 		fputs("</td>", f);
 		ci_cell(f, rw, "base", "base_ci", unit);
@@ -752,7 +746,12 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 		fprintf(f, "<td class=\"st v-%s\">%s", cls(v),
 			!strcmp(v, "worse") ? "&#9650; " : !strcmp(v, "better") ? "&#9660; " : "");
 		esc(f, v);
-		fputs("</td><td>", f);
+		/* a ladder's rows say whose side they favour: "worse" is new against base */
+		if (rt_base && (!strcmp(v, "worse") || !strcmp(v, "better")))
+			fputs(!strcmp(v, "worse") ? " (RT better)" : " (RT worse)", f);
+		else if (stock_base && (!strcmp(v, "worse") || !strcmp(v, "better")))
+			fputs(!strcmp(v, "worse") ? " (RT worse)" : " (RT better)", f);
+		fputs("</td><td class=\"method\">", f);
 		esc(f, rtp_plot_str(rw, "method", ""));
 		fputs("</td></tr>\n", f);
 	}
@@ -858,7 +857,7 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 {
 	char when[64];
 	FILE *f;
-	int fd, worst = 0;
+	int fd;
 	time_t now = time(NULL);
 	size_t i;
 
@@ -894,30 +893,30 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 		fputs("<a href=\"#comparison\">comparison</a>", f);
 	fputs("<a href=\"#figures\">figures</a></nav>\n", f);
 
-	/* the verdict first: the worst is only known after the table */
+	/* the first screen: the answer, then every verdict */
 	{
-		char *vbuf = NULL;
-		char bad[512];
-		size_t vlen = 0;
-		FILE *vf = open_memstream(&vbuf, &vlen);
+		struct rtp_plot_answer *a = malloc(sizeof(*a));
 
-		if (!vf) {
+		if (!a) {
 			fclose(f);
 			unlink(tmp);
 			return -ENOMEM;
 		}
-		verdicts(vf, set, &worst, bad, sizeof(bad));
-		fclose(vf);
-		fprintf(f, "<h2 id=\"verdict\">Verdict</h2>\n<p class=\"overall\" id=\"overall\">Overall: <b>%s</b>",
-			worst == 3 ? "&#10008; FAIL" : worst == 2 ? "! ERROR" : worst == 1 ? "&#10004; PASS" :
-			"&#8211; nothing measured (every bench skipped)");
-		if (bad[0]) {
-			fputs(" &mdash; ", f);
-			esc(f, bad);
+		rtp_plot_answer(set, a);
+		fprintf(f, "<h2 id=\"verdict\">Verdict</h2>\n<p class=\"overall a-%s\" id=\"overall\">Overall: <b>",
+			cls(a->cls));
+		esc(f, a->word);
+		fputs("</b> &mdash; ", f);
+		esc(f, a->head);
+		fputs("</p>\n<ul id=\"answer\">", f);
+		for (i = 0; i < a->n; i++) {
+			fputs("<li>", f);
+			esc(f, a->line[i]);
+			fputs("</li>", f);
 		}
-		fputs("</p>\n", f);
-		fwrite(vbuf, 1, vlen, f);
-		free(vbuf);
+		fputs("</ul>\n", f);
+		free(a);
+		verdicts(f, set);
 	}
 	if (set->nwarnings) {
 		fputs("<ul class=\"warnings\">", f);

@@ -13,14 +13,17 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: rtproof report [-o FILE] [-q] RESULT...\n"
+	fputs("usage: rtproof report [-o FILE] [-q] [-t] RESULT...\n"
 	      "  RESULT   a result directory (rtproof run), a kernel-ladder directory\n"
 	      "           (rtproof compare-kernels), result documents or a compare.json\n"
 	      "  -o, --out FILE  the page (default: RESULT/report.html for one directory,\n"
 	      "                  ./report.html otherwise); figures go to plots/ beside it\n"
 	      "  -q, --quiet     only errors and warnings\n"
-	      "One self-contained HTML file: verdicts, system, what the tool changed, the load,\n"
-	      "every command line, the figures (inline SVG) and a comparison's table.\n"
+	      "  -t, --text      also print the page's first screen on stdout: the overall\n"
+	      "                  verdict in one sentence, then the culprit, the check and what\n"
+	      "                  was measured (for a kernel ladder: the trade per bench)\n"
+	      "One self-contained HTML file: the answer first (docs/plots.md), the verdicts,\n"
+	      "the system, what the tool changed, the load, every command line, the figures (inline SVG) and a comparison's table.\n"
 	      "Without gnuplot the page is written without figures (a note says so).\n"
 	      "Exit: 0 written, 1 error.\n", f);
 }
@@ -31,11 +34,11 @@ int main(int argc, char **argv)
 	struct rtp_plot_figs figs;
 	const char *out;
 	char outbuf[4096], dir[4096], figdir[4200], title[600];
-	bool quiet;
+	bool quiet, text;
 	int ret;
 	struct stat st;
 
-	ret = rtp_plot_main_args(argc, argv, "rtproof-report", usage, &out, &quiet);
+	ret = rtp_plot_main_args(argc, argv, "rtproof-report", usage, &out, &quiet, &text);
 	if (ret >= 0)
 		return ret;
 	if (out && (!out[0] || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)))) {
@@ -77,6 +80,18 @@ int main(int argc, char **argv)
 		snprintf(title, sizeof(title), "rtproof: %s%zu runs compared", set.compare ? "kernel ladder, " : "",
 			 set.nruns);
 	ret = rtp_report_write(&set, &figs, figdir, "plots", out, title);
+	if (!ret && text) {
+		struct rtp_plot_answer *a = malloc(sizeof(*a));
+		size_t i;
+
+		if (a) {
+			rtp_plot_answer(&set, a);
+			printf("Overall: %s: %s\n", a->word, a->head);
+			for (i = 0; i < a->n; i++)
+				printf("  %s\n", a->line[i]);
+		}
+		free(a);
+	}
 	if (ret)
 		rtp_error("--out %s: %s", out, strerror(-ret));
 	else if (!quiet)
