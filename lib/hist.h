@@ -87,6 +87,19 @@ static inline unsigned rtp_hist_index(uint64_t v)
 #define RTP_LD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
 #define RTP_ST(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
+/* a running max/min one thread writes and another may read (relaxed) */
+static inline void rtp_relaxed_max(uint64_t *p, uint64_t v)
+{
+	if (v > RTP_LD(p))
+		RTP_ST(p, v);
+}
+
+static inline void rtp_relaxed_min(uint64_t *p, uint64_t v)
+{
+	if (v < RTP_LD(p))
+		RTP_ST(p, v);
+}
+
 /* The counts of slot s (1-based, as in h->slot). */
 static inline uint32_t *rtp_hist_slot_counts(const struct rtp_hist *h, unsigned s)
 {

@@ -203,18 +203,6 @@ static int jack_load(struct jack_dev *d, char *why, size_t len)
 
 /* ---- the process thread ---------------------------------------------------- */
 
-static inline void step_max_u64(uint64_t *p, uint64_t v)
-{
-	if (v > RTP_LD(p))
-		RTP_ST(p, v);
-}
-
-static inline void step_min_u64(uint64_t *p, uint64_t v)
-{
-	if (v < RTP_LD(p))
-		RTP_ST(p, v);
-}
-
 static int jack_process(jack_nframes_t n, void *arg)
 {
 	struct audio_ctx *c = arg;
@@ -278,9 +266,9 @@ static int jack_process(jack_nframes_t n, void *arg)
 	rtp_hist_record_at(&c->lateness, lat, mono);
 	rtp_hist_record_at(&c->margin, margin, mono);
 	rtp_hist_record_at(&c->work, work, mono);
-	step_max_u64(&s->max_lateness_ns, lat);
-	step_min_u64(&s->min_margin_ns, margin);
-	step_max_u64(&s->max_work_ns, work);
+	rtp_relaxed_max(&s->max_lateness_ns, lat);
+	rtp_relaxed_min(&s->min_margin_ns, margin);
+	rtp_relaxed_max(&s->max_work_ns, work);
 	RTP_ST(&c->wakeups, RTP_LD(&c->wakeups) + 1);
 	RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
 	RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);

@@ -13,19 +13,6 @@
 #include "rt.h"
 #include "run.h"
 
-
-static inline void step_max(uint64_t *p, uint64_t v)
-{
-	if (v > RTP_LD(p))
-		RTP_ST(p, v);
-}
-
-static inline void step_min(uint64_t *p, uint64_t v)
-{
-	if (v < RTP_LD(p))
-		RTP_ST(p, v);
-}
-
 static int start(struct audio_ctx *c)
 {
 	int ret = c->ops->start(c);
@@ -162,8 +149,8 @@ static int count(struct audio_ctx *c, const struct audio_wake *w, enum found how
 			/* The wake-up that found the xrun: it shows in the histogram. */
 			rtp_hist_record_at(&c->lateness, lat, w->now_ns);
 			rtp_hist_record_at(&c->margin, 0, w->now_ns);
-			step_max(&s->max_lateness_ns, lat);
-			step_min(&s->min_margin_ns, 0);
+			rtp_relaxed_max(&s->max_lateness_ns, lat);
+			rtp_relaxed_min(&s->min_margin_ns, 0);
 		}
 		/* --explain: every xrun, from when the period was due to the wake-up */
 		if (!suspend && lat && c->run && c->run->ex)
@@ -326,8 +313,8 @@ static int run(struct audio_ctx *c)
 			margin = w.t_dry_ns > w.now_ns ? w.t_dry_ns - w.now_ns : 0;
 			rtp_hist_record_at(&c->lateness, lat, w.now_ns);
 			rtp_hist_record_at(&c->margin, margin, w.now_ns);
-			step_max(&s->max_lateness_ns, lat);
-			step_min(&s->min_margin_ns, margin);
+			rtp_relaxed_max(&s->max_lateness_ns, lat);
+			rtp_relaxed_min(&s->min_margin_ns, margin);
 			wake.lateness_ns = lat;
 			wake.margin_ns = margin;
 			learn_slack(c, &w);
@@ -350,7 +337,7 @@ static int run(struct audio_ctx *c)
 		end = rtp_now_ns(CLOCK_MONOTONIC);
 		c->busy_until_ns = end;
 		rtp_hist_record_at(&c->work, end - w.now_ns, w.now_ns);
-		step_max(&s->max_work_ns, end - w.now_ns);
+		rtp_relaxed_max(&s->max_work_ns, end - w.now_ns);
 		if (ret == -EPIPE || ret == -ESTRPIPE) {
 			wake.work_ns = xw.now_ns > w.now_ns ? xw.now_ns - w.now_ns : 0;
 			ret = event(c, &xw, ret, FOUND_WRITE, &wake);
