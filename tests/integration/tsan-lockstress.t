@@ -10,15 +10,19 @@
 # scenarios' SCHED_FIFO threads on one CPU a higher thread can spin on it
 # behind a preempted lower one, and pi-chain then stalled in 6 of 8 runs
 # (0 of 8 without it). Data races, what this file checks, are still reported.
+# The verdict is not asserted: these runs go beside the integration pool
+# (make test), and a margin of 20 ms is not one this host keeps under load
+# (rule b); exit 2, a failed verdict, is a run that went to its end.
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 detect_deadlocks=0"
 run() {	# run NAME ARGS...
 	_n=$1; shift
 	rtproof-lockstress "$@" --no-mlockall -q --json "$TMP/$_n.json" >"$TMP/$_n.out" 2>"$TMP/$_n.err"
 	_rc=$?
-	[ $_rc -eq 0 ]; ok $? "$_n: runs clean under TSan (exit $_rc)"
+	[ $_rc -eq 0 ] || [ $_rc -eq 2 ]
+	ok $? "$_n: runs to its verdict under TSan (exit $_rc: $(jq -r .verdict.status "$TMP/$_n.json" 2>/dev/null))"
 	grep -q "WARNING: ThreadSanitizer" "$TMP/$_n.err"; [ $? -ne 0 ]; ok $? "$_n: no data race reported"
 	[ $_rc -ne 0 ] && sed 's/^/# /' "$TMP/$_n.err" | head -40
-	check "$_n: a complete document" jq_ok "$TMP/$_n.json" '.schema == "rtproof/1" and .verdict.status == "pass"'
+	check "$_n: a complete document" jq_ok "$TMP/$_n.json" '.schema == "rtproof/1" and (.verdict.status | type) == "string"'
 }
 run inversion --scenario inversion --hold 2ms --burn 10ms --iterations 4 --margin 20ms
 run pi-chain --scenario pi-chain --hold 2ms --burn 10ms --iterations 4 --margin 20ms
