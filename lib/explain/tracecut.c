@@ -262,14 +262,24 @@ struct state {
 	struct ctx stack[8];
 };
 
-/* the holder of the CPU now: the innermost interrupt context, else the task */
-static struct rtp_culprit *holder(struct acc *a, const struct state *s, int tid, bool *self)
+/*
+ * The holder of the CPU now: the innermost interrupt context, else the
+ * task.  On PREEMPT_RT (soft_in_task) a softirq runs in a task's context
+ * (ksoftirqd/N, ktimers/N, the irq/N thread that raised it, or the task
+ * that enabled bottom halves): that thread holds the CPU, at its own
+ * policy and priority, and *soft says the time was softirq work.
+ */
+static struct rtp_culprit *holder(struct acc *a, const struct state *s, int tid, bool soft_in_task,
+				  bool *self, bool *soft)
 {
 	*self = false;
+	*soft = false;
 	if (s->depth > 0) {
 		const struct ctx *c = &s->stack[s->depth - 1];
 
-		return acc_get(a, c->kind, c->id, c->name, 0);
+		if (!(soft_in_task && c->kind == RTP_CK_SOFTIRQ && s->task_known && s->pid != 0))
+			return acc_get(a, c->kind, c->id, c->name, 0);
+		*soft = true;
 	}
 	if (!s->task_known)
 		return NULL;
@@ -318,7 +328,7 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 	struct state s;
 	uint64_t t, unknown_ns = 0;
 	struct rtp_culprit *h;
-	bool self;
+	bool self, soft;
 	size_t i;
 	int k;
 
@@ -345,10 +355,12 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 		if (in && e->ts > t) {
 			uint64_t d = e->ts - t;
 
-			h = holder(a, &s, x->tid, &self);
-			if (h)
+			h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
+			if (h) {
 				h->ns += d;
-			else if (self)
+				if (soft)
+					h->softirq_ns += d;
+			} else if (self)
 				x->self_ns += d;
 			else if (s.depth == 0 && !s.task_known)
 				unknown_ns += d;
@@ -374,6 +386,10 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 				}
 				unknown_ns = 0;
 			}
+			/* on PREEMPT_RT a softirq is the task's: it leaves with it (resumed, its exit pops nothing) */
+			if (x->soft_in_task)
+				while (s.depth > 0 && s.stack[s.depth - 1].kind == RTP_CK_SOFTIRQ)
+					s.depth--;
 			s.task_known = true;
 			s.pid = e->pid;
 			s.kprio = e->prio;
@@ -423,8 +439,8 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 		}
 		if (in && (e->type == XEV_IRQ_ENTRY || e->type == XEV_VEC_ENTRY ||
 			   e->type == XEV_SOFTIRQ_ENTRY) && s.depth > 0) {
-			h = holder(a, &s, x->tid, &self);
-			if (h)
+			h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
+			if (h && !soft)
 				h->count++;
 		}
 	}
@@ -432,10 +448,12 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 	if (x->wake_ns > t) {
 		uint64_t d = x->wake_ns - t;
 
-		h = holder(a, &s, x->tid, &self);
-		if (h)
+		h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
+		if (h) {
 			h->ns += d;
-		else if (self)
+			if (soft)
+				h->softirq_ns += d;
+		} else if (self)
 			x->self_ns += d;
 		else
 			a->lost_ns += d;
@@ -468,6 +486,27 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 		}
 	}
 	free(a);
+	return 0;
+}
+
+size_t rtp_tracecut_from(const struct rtp_xev *ev, size_t n, uint64_t release_ns)
+{
+	size_t lo = 0, hi = n;
+
+	/* the first event after the release */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ev[mid].ts <= release_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0) {
+		lo--;
+		if (ev[lo].type == XEV_SWITCH)
+			return lo;
+	}
 	return 0;
 }
 
