@@ -130,7 +130,7 @@ static void cpumask_str(const cpu_set_t *s, int maxcpu, char *buf, size_t len)
 static const char *const core_events[] = {
 	"sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
 	"irq/irq_handler_entry", "irq/irq_handler_exit", "irq/softirq_entry", "irq/softirq_exit",
-	"timer/hrtimer_expire_entry",
+	/* not timer/hrtimer_expire_entry: the attribution does not use it, and every wake-up wrote one */
 };
 /* whole systems, where the kernel has them */
 static const char *const extra_systems[] = { "irq_vectors", "osnoise" };
