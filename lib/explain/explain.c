@@ -871,8 +871,21 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 				rtp_json_uint(j, "woken_late_ns", x->woken_late_ns);
 			rtp_json_string(j, "late_by", x->timer_late_ns >= x->woken_late_ns ?
 					"timer-fired-late" : "woken-late");
+			rtp_json_begin_object(j, "woken_by");
+			if (x->waker.kind >= 0) {
+				rtp_json_string(j, "kind", rtp_culprit_kind_name(x->waker.kind));
+				rtp_json_string(j, "name", x->waker.kind == RTP_CK_IDLE ? "idle" : x->waker.name);
+				if (x->waker.kind == RTP_CK_TASK)
+					rtp_json_int(j, "pid", x->waker.id);
+			} else {
+				rtp_json_string(j, "kind", "unknown");
+			}
+			rtp_json_end_object(j);
 		} else {
 			rtp_json_string(j, "late_by", "unknown (no wake-up of the thread in the trace)");
+			rtp_json_null(j, "woken_by");
+			rtp_json_string(j, "woken_by_note", "no sched_wakeup of the thread on this CPU in the window: "
+					"woken from another CPU (only the measured CPUs are traced), or it was not asleep");
 		}
 		rtp_json_uint(j, "self_ns", x->self_ns);
 		rtp_json_uint(j, "unaccounted_ns", win > x->accounted_ns ? win - x->accounted_ns : 0);

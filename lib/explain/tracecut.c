@@ -290,6 +290,30 @@ static struct rtp_culprit *holder(struct acc *a, const struct state *s, int tid,
 	return acc_get(a, s->pid == 0 ? RTP_CK_IDLE : RTP_CK_TASK, s->pid, s->comm, s->kprio);
 }
 
+/* what holds the CPU now, as a culprit record: the innermost context, else the task */
+static void waker_now(const struct state *s, bool soft_in_task, struct rtp_culprit *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->kthread = -1;
+	w->id = -1;
+	/* on PREEMPT_RT a softirq's wake-up is its thread's, as its time is (holder()) */
+	if (s->depth > 0 && !(soft_in_task && s->stack[s->depth - 1].kind == RTP_CK_SOFTIRQ &&
+			      s->task_known && s->pid != 0)) {
+		const struct ctx *c = &s->stack[s->depth - 1];
+
+		w->kind = c->kind;
+		w->id = c->id;
+		snprintf(w->name, sizeof(w->name), "%s", c->name);
+	} else if (s->task_known) {
+		w->kind = s->pid == 0 ? RTP_CK_IDLE : RTP_CK_TASK;
+		w->id = s->pid;
+		w->kprio = s->kprio;
+		snprintf(w->name, sizeof(w->name), "%s", s->comm);
+	} else {
+		w->kind = -1;	/* the trace does not say */
+	}
+}
+
 static void push(struct state *s, int kind, int id, const char *name)
 {
 	if (s->depth == 8)
@@ -336,6 +360,8 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 	x->trace_from_ns = n ? ev[0].ts : 0;
 	x->have_wakeup = x->have_switch = x->have_timer = false;
 	x->wakeup_ns = x->switch_ns = x->timer_ns = 0;
+	memset(&x->waker, 0, sizeof(x->waker));
+	x->waker.kind = -1;
 	x->timer_late_ns = x->woken_late_ns = x->self_ns = 0;
 	x->accounted_ns = x->others_ns = 0;
 	x->nothers = x->ncul = 0;
@@ -408,6 +434,7 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 			if (in && e->pid == x->tid) {
 				x->have_wakeup = true;
 				x->wakeup_ns = e->ts;
+				waker_now(&s, x->soft_in_task, &x->waker);
 			}
 			break;
 		case XEV_HRTIMER:

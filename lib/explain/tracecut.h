@@ -77,6 +77,13 @@ struct rtp_tracecut {
 	uint64_t trace_from_ns;	/* the oldest event of that CPU */
 	bool have_wakeup, have_switch, have_timer;
 	uint64_t wakeup_ns;	/* sched_wakeup of tid in the window */
+	/*
+	 * Who woke it: what held this CPU at that sched_wakeup (the timer
+	 * vector, an IRQ, a softirq, a task: kind, id, name, kprio).  Without
+	 * a sched_wakeup on this CPU the waker ran on another one (events are
+	 * written on the CPU that runs the wake-up).
+	 */
+	struct rtp_culprit waker;
 	uint64_t switch_ns;	/* the switch to tid */
 	uint64_t timer_ns;	/* the hrtimer_wakeup expiry just before the wake-up */
 	uint64_t timer_late_ns;	/* release -> wake-up event */

@@ -7,7 +7,8 @@
 #    explained outlier names rtp-spin (FIFO 99) first, by its pid and as a
 #    user task (kthread false: a comm proves nothing, docs/security.md),
 #    its time in the window within 10 % of the latency, its stretch never
-#    longer than the planted 2 ms + 10 %, the longest within 10 % of it;
+#    longer than the planted 2 ms + 10 %, the longest within 10 % of it,
+#    and the thread woken by the timer vector (woken_by);
 #  - irqlat with 300 us planted in the module's primary handler: the hard
 #    IRQ "rtproof" first, within 10 % of 300 us;
 #  - audio with planted 40 ms stalls: each explained xrun names rtp-stall
@@ -141,6 +142,9 @@ for k in $KERNELS; do
 		and .late_by == "woken-late")
 		and ([.events.explained[].culprits[0].stretch_ns] | max - 2000000 | fabs) <= 200000'
 	ok $? "$k: cyclic: rtp-spin[$sp] (FIFO 99, user) first every time, its window time within 10 % of the latency, stretches <= 2.2 ms, the longest within 10 % of 2 ms"
+	jq_ok "$d/cyc.json" '.events.explained | length > 0 and
+		all(.[]; .woken_by.kind == "vector" and .woken_by.name == "local_timer")'
+	ok $? "$k: cyclic: every window says the timer vector woke the thread ($(jq -c '[.events.explained[].woken_by] | unique' "$d/cyc.json" 2>/dev/null))"
 	diag "$k: $(grep -m1 'late on CPU' "$d/cyc.txt")"
 	diag "$k: cyclic stretches: $(jq -c '[.events.explained[].culprits[0].stretch_ns] | [min, max]' "$d/cyc.json" 2>/dev/null) ns (planted 2000000)"
 	grep -q "late on CPU 0: rtp-spin\[${sp:-0}\] (FIFO 99, user) ran [0-9.]* ms" "$d/cyc.txt"
@@ -153,6 +157,7 @@ for k in $KERNELS; do
 				and $c.kthread == null and ($c.ns - 300000 | fabs) <= 30000)'
 		ok $? "$k: irqlat: the hard IRQ rtproof first, within 10 % of the planted 300 us ($(jq -c '[.events.explained[].culprits[0].ns] | [min, max]' "$d/irq.json" 2>/dev/null) ns)"
 		diag "$k: $(grep -m1 'late on CPU' "$d/irq.txt")"
+		diag "$k: irqlat: woken by $(jq -c '[.events.explained[].woken_by] | unique' "$d/irq.json" 2>/dev/null)"
 	else
 		skip "$k: irqlat planted IRQ" "the module did not build or load: $(tail -n 1 "$TMP/build-$k.log" "$d/insmod.txt" 2>/dev/null | tr '\n' ' ')"
 	fi

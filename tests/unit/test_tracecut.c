@@ -186,6 +186,24 @@ static void test_rt(void)
 	ok((c = find(&x, RTP_CK_IRQ, "virtio0")) && c->ns == 20000,
 	   "PREEMPT_RT: a hard IRQ inside the thread's softirq is still the IRQ's (20 us)");
 	is_u64(rtp_tracecut_from(ev, n, x.release_ns), 0, "the analysis starts at the switch before the release");
+
+	/* a wake-up from a softirq in ktimers/1: the vector on stock, the thread on PREEMPT_RT */
+	{
+		struct rtp_xev w;
+
+		ok(rtp_xev_parse("       ktimers/1-15      [001] d.s2.   200.000250: sched_wakeup: "
+				 "comm=rtproof-cyclic pid=600 prio=19 target_cpu=001", &w) == 1, "a wake-up in a softirq");
+		memmove(&ev[5], &ev[4], (n - 4) * sizeof(ev[0]));
+		ev[4] = w;
+		n++;
+		x.soft_in_task = false;
+		ok(!rtp_tracecut_analyse(ev, n, &x) && x.have_wakeup && x.waker.kind == RTP_CK_SOFTIRQ &&
+		   !strcmp(x.waker.name, "TIMER"), "stock: woken by the softirq TIMER");
+		x.soft_in_task = true;
+		ok(!rtp_tracecut_analyse(ev, n, &x) && x.have_wakeup && x.waker.kind == RTP_CK_TASK &&
+		   x.waker.id == 15 && !strcmp(x.waker.name, "ktimers/1") && x.waker.kprio == 98,
+		   "PREEMPT_RT: woken by ktimers/1 (kernel prio 98)");
+	}
 }
 
 int main(void)
@@ -238,6 +256,8 @@ int main(void)
 	ok(x.have_wakeup && x.timer_late_ns == 3000, "timer fired late by 3 us (release to wake-up)");
 	ok(x.have_switch && x.woken_late_ns == 1497000, "woken late by 1497 us (wake-up to switch)");
 	ok(x.have_timer && x.timer_ns == 100000501000ull, "the hrtimer_wakeup expiry");
+	ok(x.waker.kind == RTP_CK_VECTOR && !strcmp(x.waker.name, "local_timer"),
+	   "woken by the local_timer vector (the wake-up inside it)");
 	is_u64(x.self_ns, 10000, "the thread itself: 10 us");
 	is_u64(x.accounted_ns, 1510000, "everything in the window accounted");
 	x.cul[0].kprio = 0;
