@@ -500,6 +500,14 @@ static void start_explain(struct rtp_run *r)
 		rtp_warn("--explain: cannot trace here: %s; the run goes on without it", r->explain_why);
 }
 
+/* rtp_explain_attribute's callback: the bench's own */
+static uint64_t explain_base(void *arg, int tid, const char *what)
+{
+	struct rtp_run *r = arg;
+
+	return r->ops->explain_base(r, tid, what);
+}
+
 static int measure(struct rtp_run *r)
 {
 	const struct rtp_bench_ops *ops = r->ops;
@@ -544,6 +552,8 @@ static int measure(struct rtp_run *r)
 	memset(&v, 0, sizeof(v));
 	v.status = RTP_PASS;
 	ops->decide(r, &v);
+	if (r->ex && ops->explain_base)
+		rtp_explain_attribute(r->ex, explain_base, r);
 	ops->summary(r, &v);
 	if (r->ex)
 		rtp_explain_print(r->ex, stdout);

@@ -115,6 +115,13 @@ struct rtp_bench_ops {
 	 * rtp_explain_note(r->ex, ...) when a figure is above r->explain_ns.
 	 */
 	const char *(*explain_cpus)(struct rtp_run *r, cpu_set_t *set);
+	/*
+	 * --explain, after the run: the p50 in ns of the figure what
+	 * ("wakeup_latency") of the thread tid, as rtp_explain_note() gave
+	 * them; an outlier is attributed when one culprit covers half its time
+	 * above it.  0 or a NULL callback: not known, the whole window counts.
+	 */
+	uint64_t (*explain_base)(struct rtp_run *r, int tid, const char *what);
 };
 
 /*

@@ -999,6 +999,16 @@ static const char *audio_explain_cpus(struct rtp_run *run, cpu_set_t *set)
 	return NULL;
 }
 
+/* --explain: the audio thread's p50 lateness (an xrun's window is a late wake-up too) */
+static uint64_t audio_explain_base(struct rtp_run *run, int tid, const char *what)
+{
+	struct audio_run *r = run->b;
+
+	(void)tid;
+	(void)what;
+	return rtp_hist_percentile(&r->c.lateness, 50);
+}
+
 const struct rtp_bench_ops audio_ops = {
 	.tool = TOOL,
 	.duration_help = "until SIGINT/SIGTERM; with --sweep, its steps",
@@ -1015,6 +1025,7 @@ const struct rtp_bench_ops audio_ops = {
 	.metrics = audio_json_metrics,
 	.events = audio_json_events,
 	.explain_cpus = audio_explain_cpus,
+	.explain_base = audio_explain_base,
 	.resources = audio_json_resources,
 };
 

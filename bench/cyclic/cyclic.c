@@ -861,6 +861,19 @@ static const char *cyclic_explain_cpus(struct rtp_run *run, cpu_set_t *set)
 	return NULL;
 }
 
+/* --explain: the thread's own p50 (wakeup_latency, the only figure it notes) */
+static uint64_t cyclic_explain_base(struct rtp_run *run, int tid, const char *what)
+{
+	struct cyclic_run *r = run->b;
+	int i;
+
+	(void)what;
+	for (i = 0; i < r->n; i++)
+		if (r->t[i].tid == tid)
+			return rtp_hist_percentile(&r->t[i].hist, 50);
+	return 0;
+}
+
 const struct rtp_bench_ops cyclic_ops = {
 	.tool = TOOL,
 	.duration_help = "until the loops or SIGINT/SIGTERM",
@@ -879,6 +892,7 @@ const struct rtp_bench_ops cyclic_ops = {
 	.extra = cyclic_json_extra,
 	.resources = cyclic_json_resources,
 	.explain_cpus = cyclic_explain_cpus,
+	.explain_base = cyclic_explain_base,
 };
 
 /* The options alone (the unit and fuzz tests): the ops table's parse and check. */

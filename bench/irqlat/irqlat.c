@@ -682,6 +682,16 @@ static const char *irqlat_explain_cpus(struct rtp_run *run, cpu_set_t *set)
 	return NULL;
 }
 
+/* --explain: the p50 of the total (a->d), the only figure it notes */
+static uint64_t irqlat_explain_base(struct rtp_run *run, int tid, const char *what)
+{
+	struct irqlat_run *r = run->b;
+
+	(void)tid;
+	(void)what;
+	return rtp_hist_percentile(&r->st.h[ST_TOTAL], 50);
+}
+
 static void irqlat_json_resources(struct rtp_run *run, struct rtp_json *j)
 {
 	struct irqlat_run *r = run->b;
@@ -709,6 +719,7 @@ const struct rtp_bench_ops irqlat_ops = {
 	.events = irqlat_json_events,
 	.extra = irqlat_json_extra,
 	.explain_cpus = irqlat_explain_cpus,
+	.explain_base = irqlat_explain_base,
 	.resources = irqlat_json_resources,
 };
 

@@ -18,17 +18,28 @@
 #include <unistd.h>
 
 #include "ctlfile.h"
+#include "culprits.h"
 #include "log.h"
 #include "opt.h"
 #include "rt.h"
 #include "run.h"
 #include "state.h"
+#include "sysinfo.h"
 #include "tracecut.h"
 
-#define QLEN 1024			/* outliers handed over, not yet taken */
+#define QLEN 4096			/* outliers handed over, not yet taken (after-run: all of the run) */
 #define BUFFER_KB 1024			/* per CPU, main ring and snapshot each */
-#define BUFFER_KB_AFTER 2048		/* after-run mode: the ring must hold the run's end */
-#define RTP_EXPLAIN_PRINT 32		/* console lines at most */
+/*
+ * After-run mode: the ring must hold every outlier's window from the first
+ * one's snapshot to the run's end.  2048 KiB held 15 of 40 under hackbench
+ * in the RT guest, 8192 all (docs/explain.md); at most 64 MiB in all
+ * (ring and snapshot) when many CPUs are measured, never below 2048.
+ */
+#define BUFFER_KB_AFTER 8192
+#define BUFFER_KB_AFTER_MIN 2048
+#define BUFFER_KB_AFTER_ALL 32768
+#define RTP_EXPLAIN_PRINT 10		/* console lines of windows at most */
+#define RTP_EXPLAIN_ROWS 12		/* console lines of the culprit table at most */
 
 struct note {
 	int cpu, tid;
@@ -64,6 +75,8 @@ struct rtp_explain {
 	cpu_set_t measured;
 	int maxcpu;
 	bool deferred;			/* no CPU for the reader: read after the run */
+	bool rt;			/* PREEMPT_RT: softirqs run in task context */
+	int buffer_kb;			/* per CPU, ring and snapshot each */
 	char reader_cpus[64];
 	char events[512];		/* the events enabled, for the document */
 	int efd;
@@ -79,8 +92,12 @@ struct rtp_explain {
 	uint64_t dropped;		/* atomic: queue full */
 
 	/* the reader's own (read by others only after the join) */
-	uint64_t outliers;
+	uint64_t outliers;		/* taken from the queue */
+	uint64_t covered;		/* of them, windows the trace covers (all cut into culprits) */
 	uint64_t sampled_out, not_covered, over_cap, failed;
+	struct note *pend;		/* after-run mode: every outlier, for after the run */
+	size_t npend, cappend;
+	struct rtp_xrun run;		/* the culprit table, every covered outlier */
 	uint64_t snapshots;
 	bool snapped;			/* deferred: the one swap done */
 	uint64_t group, group_max;
@@ -113,7 +130,7 @@ static void cpumask_str(const cpu_set_t *s, int maxcpu, char *buf, size_t len)
 static const char *const core_events[] = {
 	"sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
 	"irq/irq_handler_entry", "irq/irq_handler_exit", "irq/softirq_entry", "irq/softirq_exit",
-	"timer/hrtimer_expire_entry",
+	/* not timer/hrtimer_expire_entry: the attribution does not use it, and every wake-up wrote one */
 };
 /* whole systems, where the kernel has them */
 static const char *const extra_systems[] = { "irq_vectors", "osnoise" };
@@ -160,7 +177,15 @@ static int setup_instance(struct rtp_explain *ex, char *why, size_t len)
 		return -ENOENT;
 	}
 	cpumask_str(&ex->measured, ex->maxcpu, mask, sizeof(mask));
-	snprintf(kb, sizeof(kb), "%d", ex->deferred ? BUFFER_KB_AFTER : BUFFER_KB);
+	ex->buffer_kb = BUFFER_KB;
+	if (ex->deferred) {
+		int n = CPU_COUNT(&ex->measured);
+
+		ex->buffer_kb = n * BUFFER_KB_AFTER <= BUFFER_KB_AFTER_ALL ? BUFFER_KB_AFTER :
+				BUFFER_KB_AFTER_ALL / n < BUFFER_KB_AFTER_MIN ? BUFFER_KB_AFTER_MIN :
+				BUFFER_KB_AFTER_ALL / n;
+	}
+	snprintf(kb, sizeof(kb), "%d", ex->buffer_kb);
 	if ((ret = rtp_ctl_write_at(ex->inst, "tracing_on", "0")) ||
 	    (ret = rtp_ctl_write_at(ex->inst, "tracing_cpumask", mask)) ||
 	    (ret = rtp_ctl_write_at(ex->inst, "buffer_size_kb", kb)) ||
@@ -300,19 +325,26 @@ static int analyse(struct rtp_explain *ex, struct kept *k)
 			n = c->nprev;
 		}
 	}
-	ret = rtp_tracecut_analyse(ev, n, &k->x);
+	k->x.soft_in_task = ex->rt;
+	{
+		size_t from = rtp_tracecut_from(ev, n, k->n.release_ns);
+
+		ret = rtp_tracecut_analyse(ev + from, n - from, &k->x);
+	}
 	if (!ret)
 		rtp_tracecut_policies(&k->x);
 	return ret;
 }
 
 /*
- * Decides for one outlier: the first RTP_EXPLAIN_FIRST are kept, then of
- * each RTP_EXPLAIN_EVERY the largest.  Returns the slot to fill, or NULL.
+ * Decides for one covered outlier whether its full window is kept: the
+ * first RTP_EXPLAIN_FIRST are, then of each RTP_EXPLAIN_EVERY the largest.
+ * Returns the slot to fill, or NULL.  (Every covered outlier is in the
+ * culprit table whatever this decides.)
  */
 static struct kept *decide(struct rtp_explain *ex, const struct note *n, bool *replaces)
 {
-	uint64_t i = ex->outliers++, lat = n->wake_ns - n->release_ns, g;
+	uint64_t i = ex->covered - 1, lat = n->wake_ns - n->release_ns, g;
 
 	*replaces = false;
 	if (i >= RTP_EXPLAIN_FIRST) {
@@ -345,7 +377,7 @@ static void accept(struct rtp_explain *ex, struct kept *slot, bool replaces, uin
 	} else {
 		ex->nkept++;
 	}
-	if (ex->outliers > RTP_EXPLAIN_FIRST) {
+	if (ex->covered > RTP_EXPLAIN_FIRST) {
 		ex->group_slot = (int)(slot - ex->kept);
 		ex->group_max = lat;
 	}
@@ -362,41 +394,50 @@ static void swap_snapshot(struct rtp_explain *ex)
 	ex->snapshots++;
 }
 
-/* Now, off the measured CPUs: snapshot, read the measured CPUs, explain. */
+/*
+ * One outlier, with the events loaded: cut it (the culprit table), and
+ * keep the whole window when decide() says so.
+ */
+static void explain_one(struct rtp_explain *ex, const struct note *n)
+{
+	struct kept tmp, *slot;
+	bool replaces;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.n = *n;
+	if (analyse(ex, &tmp)) {
+		ex->not_covered++;
+		return;
+	}
+	ex->covered++;
+	rtp_xrun_add(&ex->run, &tmp.x, n->tid, n->what);
+	slot = decide(ex, n, &replaces);
+	if (!slot)
+		return;
+	tmp.state = KEPT_DONE;
+	*slot = tmp;
+	accept(ex, slot, replaces, n->wake_ns - n->release_ns);
+}
+
+/* Now, off the measured CPUs: snapshot, read the measured CPUs, explain every outlier of the batch. */
 static void explain_now(struct rtp_explain *ex, struct note *batch, int nb)
 {
-	bool loaded = false;
 	int i, cpu;
 
-	for (i = 0; i < nb; i++) {
-		struct kept tmp, *slot;
-		bool replaces;
-
-		slot = decide(ex, &batch[i], &replaces);
-		if (!slot)
-			continue;
-		if (!loaded) {
-			/* the window ended before the note: the snapshot holds all of it */
-			swap_snapshot(ex);
-			for (cpu = 0; cpu <= ex->maxcpu; cpu++) {
-				if (!CPU_ISSET(cpu, &ex->measured))
-					continue;
-				if (read_cpu(ex, cpu, "snapshot"))
-					ex->failed++;
-			}
-			loaded = true;
-		}
-		tmp.n = batch[i];
-		if (analyse(ex, &tmp)) {
-			ex->not_covered++;
-			continue;
-		}
-		tmp.state = KEPT_DONE;
-		*slot = tmp;
-		accept(ex, slot, replaces, batch[i].wake_ns - batch[i].release_ns);
-	}
-	if (!loaded)
+	if (!nb)
 		return;
+	/* the windows ended before the notes: the snapshot holds all of them */
+	swap_snapshot(ex);
+	for (cpu = 0; cpu <= ex->maxcpu; cpu++) {
+		if (!CPU_ISSET(cpu, &ex->measured))
+			continue;
+		if (read_cpu(ex, cpu, "snapshot"))
+			ex->failed++;
+	}
+	for (i = 0; i < nb; i++) {
+		ex->outliers++;
+		explain_one(ex, &batch[i]);
+	}
 	rtp_ctl_write_at(ex->inst, "snapshot", "2");	/* the spare, empty for the next swap */
 	for (cpu = 0; cpu <= ex->maxcpu; cpu++)
 		if (CPU_ISSET(cpu, &ex->measured))
@@ -409,15 +450,20 @@ static void explain_later(struct rtp_explain *ex, struct note *batch, int nb)
 	int i;
 
 	for (i = 0; i < nb; i++) {
-		struct kept *slot;
-		bool replaces;
+		ex->outliers++;
+		if (ex->npend == ex->cappend) {
+			size_t cap = ex->cappend ? ex->cappend * 2 : QLEN;
+			struct note *p = realloc(ex->pend, cap * sizeof(*p));
 
-		slot = decide(ex, &batch[i], &replaces);
-		if (!slot)
-			continue;
-		slot->n = batch[i];
-		slot->state = KEPT_PENDING;
-		accept(ex, slot, replaces, batch[i].wake_ns - batch[i].release_ns);
+			if (!p) {
+				ex->failed++;
+				ex->not_covered++;
+				continue;
+			}
+			ex->pend = p;
+			ex->cappend = cap;
+		}
+		ex->pend[ex->npend++] = batch[i];
 	}
 	if (nb && !ex->snapped && !__atomic_load_n(&ex->stop, __ATOMIC_ACQUIRE)) {
 		swap_snapshot(ex);
@@ -524,6 +570,12 @@ int rtp_explain_start(struct rtp_explain **out, const cpu_set_t *measured, uint6
 		if (CPU_ISSET(i, &allowed) && !CPU_ISSET(i, measured))
 			CPU_SET(i, &readers);
 	ex->deferred = CPU_COUNT(&readers) == 0;
+	{
+		char rt[16] = "";
+
+		/* PREEMPT_RT kernels have /sys/kernel/realtime (1) */
+		ex->rt = !rtp_read_file("/sys/kernel/realtime", rt, sizeof(rt)) && rt[0] == '1';
+	}
 	if (ex->deferred)
 		snprintf(ex->reader_cpus, sizeof(ex->reader_cpus), "none");
 	else
@@ -631,11 +683,8 @@ void rtp_explain_finish(struct rtp_explain *ex)
 	}
 	if (ex->inst[0]) {
 		rtp_ctl_write_at(ex->inst, "tracing_on", "0");
-		/* after the run: what waited, from the snapshot and the ring as it stands */
-		for (i = 0; i < ex->nkept; i++)
-			if (ex->kept[i].state == KEPT_PENDING)
-				break;
-		if (i < ex->nkept) {
+		/* after the run: every outlier, from the snapshot and the ring as it stands */
+		if (ex->npend) {
 			for (cpu = 0; cpu <= ex->maxcpu; cpu++) {
 				if (!CPU_ISSET(cpu, &ex->measured))
 					continue;
@@ -643,22 +692,15 @@ void rtp_explain_finish(struct rtp_explain *ex)
 				    read_cpu(ex, cpu, "trace"))
 					ex->failed++;
 			}
-			for (i = 0; i < ex->nkept; i++) {
-				struct kept *k = &ex->kept[i];
-
-				if (k->state != KEPT_PENDING)
-					continue;
-				if (analyse(ex, k)) {
-					ex->not_covered++;
-					memmove(k, k + 1, (size_t)(ex->nkept - i - 1) * sizeof(*k));
-					ex->nkept--;
-					i--;
-					continue;
-				}
-				k->state = KEPT_DONE;
-			}
 		}
+	} else {
+		ex->not_covered += ex->npend;	/* no trace to read */
+		ex->npend = 0;
 	}
+	for (i = 0; i < (int)ex->npend; i++)
+		explain_one(ex, &ex->pend[i]);
+	ex->npend = 0;
+	rtp_xrun_attribute(&ex->run, NULL, NULL);	/* the driver gives the p50s: rtp_explain_attribute */
 	remove_instance(ex);
 }
 
@@ -675,25 +717,62 @@ static const struct rtp_culprit *top(const struct rtp_tracecut *x)
 	return x->ncul ? &x->cul[0] : NULL;
 }
 
+void rtp_explain_attribute(struct rtp_explain *ex, rtp_xbase_fn fn, void *arg)
+{
+	if (ex)
+		rtp_xrun_attribute(&ex->run, fn, arg);
+}
+
+/* outliers not attributed: by cause, adding up to outliers - attributed */
+static uint64_t not_attributed(const struct rtp_explain *ex)
+{
+	return ex->not_covered + ex->dropped + ex->run.nomem + ex->run.cause[RTP_XC_UNACCOUNTED] +
+	       ex->run.cause[RTP_XC_SELF] + ex->run.cause[RTP_XC_NO_MAJORITY];
+}
+
 void rtp_explain_print(const struct rtp_explain *ex, FILE *f)
 {
-	uint64_t not = ex->outliers + ex->dropped - (uint64_t)ex->nkept;
+	uint64_t all = ex->outliers + ex->dropped, att = ex->run.cause[RTP_XC_ATTRIBUTED];
 	int i;
 
-	fprintf(f, "explain: %llu outliers above ", (unsigned long long)(ex->outliers + ex->dropped));
 	{
 		char t[32];
 
 		fmt_ms(ex->threshold_ns, t, sizeof(t));
-		fprintf(f, "%s, %d explained, %llu not\n", t, ex->nkept, (unsigned long long)not);
+		fprintf(f, "explain: %llu outliers above %s, %llu attributed to a culprit", (unsigned long long)all,
+			t, (unsigned long long)att);
+		if (all)
+			fprintf(f, " (%.1f %%)", 100.0 * (double)att / (double)all);
 	}
+	if (not_attributed(ex)) {
+		const struct { const char *name; uint64_t n; } why[] = {
+			{ "trace not covering", ex->not_covered },
+			{ "queue full", ex->dropped },
+			{ "out of memory", ex->run.nomem },
+			{ "unaccounted", ex->run.cause[RTP_XC_UNACCOUNTED] },
+			{ "the thread itself", ex->run.cause[RTP_XC_SELF] },
+			{ "no culprit with half", ex->run.cause[RTP_XC_NO_MAJORITY] },
+		};
+		const char *sep = "";
+		size_t w;
+
+		fprintf(f, ", %llu not (", (unsigned long long)not_attributed(ex));
+		for (w = 0; w < sizeof(why) / sizeof(why[0]); w++)
+			if (why[w].n) {
+				fprintf(f, "%s%s %llu", sep, why[w].name, (unsigned long long)why[w].n);
+				sep = ", ";
+			}
+		fprintf(f, ")");
+	}
+	fprintf(f, "; %d windows kept\n", ex->nkept);
+	rtp_xrun_print(&ex->run, f, RTP_EXPLAIN_ROWS);
 	for (i = 0; i < ex->nkept; i++) {
 		const struct kept *k = &ex->kept[i];
 		const struct rtp_culprit *c = top(&k->x);
 		char lat[32], d[32], who[96];
 
 		if (i == RTP_EXPLAIN_PRINT) {
-			fprintf(f, "  ... %d more in the document (events.explained)\n", ex->nkept - i);
+			fprintf(f, "  ... %d more windows in the document (events.explained)\n", ex->nkept - i);
 			break;
 		}
 		fmt_ms(k->n.wake_ns - k->n.release_ns, lat, sizeof(lat));
@@ -741,23 +820,36 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 	rtp_json_string(j, "reader_cpus", ex->reader_cpus);
 	rtp_json_string(j, "tracefs", ex->dir);
 	rtp_json_string(j, "events", ex->events);
-	rtp_json_int(j, "buffer_kb_per_cpu", ex->deferred ? BUFFER_KB_AFTER : BUFFER_KB);
+	rtp_json_int(j, "buffer_kb_per_cpu", ex->buffer_kb);
 	rtp_json_string(j, "clock", "mono (us resolution)");
+	rtp_json_string(j, "softirq_charged_to", ex->rt ? "task (PREEMPT_RT: the thread that ran it)" :
+			"softirq (the vector)");
 	rtp_json_uint(j, "outliers", ex->outliers + ex->dropped);
-	rtp_json_int(j, "explained", ex->nkept);
-	rtp_json_uint(j, "not_explained", ex->outliers + ex->dropped - (uint64_t)ex->nkept);
+	rtp_json_uint(j, "attributed", ex->run.cause[RTP_XC_ATTRIBUTED]);
+	rtp_json_string(j, "attributed_above", ex->run.base_known ? "the thread's p50" : "0 (no p50 known)");
+	/* the same count under its old name: explained + not_explained = outliers */
+	rtp_json_uint(j, "explained", ex->run.cause[RTP_XC_ATTRIBUTED]);
+	rtp_json_uint(j, "not_explained", not_attributed(ex));
 	rtp_json_begin_object(j, "not_explained_by");
-	rtp_json_uint(j, "sampled_out", ex->sampled_out);
 	rtp_json_uint(j, "trace_not_covering", ex->not_covered);
 	rtp_json_uint(j, "queue_full", ex->dropped);
-	rtp_json_uint(j, "over_cap", ex->over_cap);
+	rtp_json_uint(j, "out_of_memory", ex->run.nomem);
+	rtp_json_uint(j, "unaccounted", ex->run.cause[RTP_XC_UNACCOUNTED]);
+	rtp_json_uint(j, "self", ex->run.cause[RTP_XC_SELF]);
+	rtp_json_uint(j, "no_majority", ex->run.cause[RTP_XC_NO_MAJORITY]);
 	rtp_json_end_object(j);
+	rtp_json_uint(j, "covered", ex->covered);
+	rtp_json_int(j, "windows_kept", ex->nkept);
+	rtp_json_uint(j, "windows_sampled_out", ex->sampled_out);
+	rtp_json_uint(j, "windows_over_cap", ex->over_cap);
 	rtp_json_int(j, "keep_first", RTP_EXPLAIN_FIRST);
 	rtp_json_int(j, "then_largest_of", RTP_EXPLAIN_EVERY);
+	rtp_json_uint(j, "others_ns", ex->run.lost_ns);
 	rtp_json_uint(j, "snapshots", ex->snapshots);
 	rtp_json_uint(j, "read_errors", ex->failed);
 	if (ex->err[0])
 		rtp_json_string(j, "error", ex->err);
+	rtp_xrun_json(&ex->run, j);
 	rtp_json_end_object(j);
 
 	rtp_json_begin_array(j, "explained");
@@ -779,8 +871,21 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 				rtp_json_uint(j, "woken_late_ns", x->woken_late_ns);
 			rtp_json_string(j, "late_by", x->timer_late_ns >= x->woken_late_ns ?
 					"timer-fired-late" : "woken-late");
+			rtp_json_begin_object(j, "woken_by");
+			if (x->waker.kind >= 0) {
+				rtp_json_string(j, "kind", rtp_culprit_kind_name(x->waker.kind));
+				rtp_json_string(j, "name", x->waker.kind == RTP_CK_IDLE ? "idle" : x->waker.name);
+				if (x->waker.kind == RTP_CK_TASK)
+					rtp_json_int(j, "pid", x->waker.id);
+			} else {
+				rtp_json_string(j, "kind", "unknown");
+			}
+			rtp_json_end_object(j);
 		} else {
 			rtp_json_string(j, "late_by", "unknown (no wake-up of the thread in the trace)");
+			rtp_json_null(j, "woken_by");
+			rtp_json_string(j, "woken_by_note", "no sched_wakeup of the thread on this CPU in the window: "
+					"woken from another CPU (only the measured CPUs are traced), or it was not asleep");
 		}
 		rtp_json_uint(j, "self_ns", x->self_ns);
 		rtp_json_uint(j, "unaccounted_ns", win > x->accounted_ns ? win - x->accounted_ns : 0);
@@ -807,6 +912,8 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 			rtp_json_uint(j, "ns", u->ns);
 			if (u->kind == RTP_CK_TASK && u->stretch_ns)
 				rtp_json_uint(j, "stretch_ns", u->stretch_ns);
+			if (u->softirq_ns)
+				rtp_json_uint(j, "softirq_ns", u->softirq_ns);
 			rtp_json_double(j, "share", win ? (double)u->ns / (double)win : 0.0);
 			rtp_json_uint(j, "count", u->count);
 			rtp_json_end_object(j);
@@ -835,5 +942,7 @@ void rtp_explain_free(struct rtp_explain *ex)
 			free(ex->cpu[cpu].ev);
 	free(ex->cpu);
 	free(ex->kept);
+	free(ex->pend);
+	rtp_xrun_free(&ex->run);
 	free(ex);
 }

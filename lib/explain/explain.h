@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "culprits.h"
 #include "json.h"
 
 struct rtp_explain;
@@ -52,6 +53,13 @@ void rtp_explain_note(struct rtp_explain *ex, int cpu, int tid, uint64_t release
 
 /* After the run: stops the reader, explains what waited, removes the instance. */
 void rtp_explain_finish(struct rtp_explain *ex);
+
+/*
+ * Attributes the outliers again, above each thread's own p50: fn(arg,
+ * tid, metric) gives it in ns (0: not known).  After rtp_explain_finish;
+ * without it the whole window counts.
+ */
+void rtp_explain_attribute(struct rtp_explain *ex, rtp_xbase_fn fn, void *arg);
 
 /* One line per kept explanation ("2.04 ms late on CPU 1: rtp-spin[1234] (FIFO 99, user) ran 2.01 ms"). */
 void rtp_explain_print(const struct rtp_explain *ex, FILE *f);

@@ -262,14 +262,24 @@ struct state {
 	struct ctx stack[8];
 };
 
-/* the holder of the CPU now: the innermost interrupt context, else the task */
-static struct rtp_culprit *holder(struct acc *a, const struct state *s, int tid, bool *self)
+/*
+ * The holder of the CPU now: the innermost interrupt context, else the
+ * task.  On PREEMPT_RT (soft_in_task) a softirq runs in a task's context
+ * (ksoftirqd/N, ktimers/N, the irq/N thread that raised it, or the task
+ * that enabled bottom halves): that thread holds the CPU, at its own
+ * policy and priority, and *soft says the time was softirq work.
+ */
+static struct rtp_culprit *holder(struct acc *a, const struct state *s, int tid, bool soft_in_task,
+				  bool *self, bool *soft)
 {
 	*self = false;
+	*soft = false;
 	if (s->depth > 0) {
 		const struct ctx *c = &s->stack[s->depth - 1];
 
-		return acc_get(a, c->kind, c->id, c->name, 0);
+		if (!(soft_in_task && c->kind == RTP_CK_SOFTIRQ && s->task_known && s->pid != 0))
+			return acc_get(a, c->kind, c->id, c->name, 0);
+		*soft = true;
 	}
 	if (!s->task_known)
 		return NULL;
@@ -278,6 +288,30 @@ static struct rtp_culprit *holder(struct acc *a, const struct state *s, int tid,
 		return NULL;
 	}
 	return acc_get(a, s->pid == 0 ? RTP_CK_IDLE : RTP_CK_TASK, s->pid, s->comm, s->kprio);
+}
+
+/* what holds the CPU now, as a culprit record: the innermost context, else the task */
+static void waker_now(const struct state *s, bool soft_in_task, struct rtp_culprit *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->kthread = -1;
+	w->id = -1;
+	/* on PREEMPT_RT a softirq's wake-up is its thread's, as its time is (holder()) */
+	if (s->depth > 0 && !(soft_in_task && s->stack[s->depth - 1].kind == RTP_CK_SOFTIRQ &&
+			      s->task_known && s->pid != 0)) {
+		const struct ctx *c = &s->stack[s->depth - 1];
+
+		w->kind = c->kind;
+		w->id = c->id;
+		snprintf(w->name, sizeof(w->name), "%s", c->name);
+	} else if (s->task_known) {
+		w->kind = s->pid == 0 ? RTP_CK_IDLE : RTP_CK_TASK;
+		w->id = s->pid;
+		w->kprio = s->kprio;
+		snprintf(w->name, sizeof(w->name), "%s", s->comm);
+	} else {
+		w->kind = -1;	/* the trace does not say */
+	}
 }
 
 static void push(struct state *s, int kind, int id, const char *name)
@@ -318,7 +352,7 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 	struct state s;
 	uint64_t t, unknown_ns = 0;
 	struct rtp_culprit *h;
-	bool self;
+	bool self, soft;
 	size_t i;
 	int k;
 
@@ -326,6 +360,8 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 	x->trace_from_ns = n ? ev[0].ts : 0;
 	x->have_wakeup = x->have_switch = x->have_timer = false;
 	x->wakeup_ns = x->switch_ns = x->timer_ns = 0;
+	memset(&x->waker, 0, sizeof(x->waker));
+	x->waker.kind = -1;
 	x->timer_late_ns = x->woken_late_ns = x->self_ns = 0;
 	x->accounted_ns = x->others_ns = 0;
 	x->nothers = x->ncul = 0;
@@ -345,10 +381,12 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 		if (in && e->ts > t) {
 			uint64_t d = e->ts - t;
 
-			h = holder(a, &s, x->tid, &self);
-			if (h)
+			h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
+			if (h) {
 				h->ns += d;
-			else if (self)
+				if (soft)
+					h->softirq_ns += d;
+			} else if (self)
 				x->self_ns += d;
 			else if (s.depth == 0 && !s.task_known)
 				unknown_ns += d;
@@ -374,6 +412,10 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 				}
 				unknown_ns = 0;
 			}
+			/* on PREEMPT_RT a softirq is the task's: it leaves with it (resumed, its exit pops nothing) */
+			if (x->soft_in_task)
+				while (s.depth > 0 && s.stack[s.depth - 1].kind == RTP_CK_SOFTIRQ)
+					s.depth--;
 			s.task_known = true;
 			s.pid = e->pid;
 			s.kprio = e->prio;
@@ -392,6 +434,7 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 			if (in && e->pid == x->tid) {
 				x->have_wakeup = true;
 				x->wakeup_ns = e->ts;
+				waker_now(&s, x->soft_in_task, &x->waker);
 			}
 			break;
 		case XEV_HRTIMER:
@@ -423,8 +466,8 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 		}
 		if (in && (e->type == XEV_IRQ_ENTRY || e->type == XEV_VEC_ENTRY ||
 			   e->type == XEV_SOFTIRQ_ENTRY) && s.depth > 0) {
-			h = holder(a, &s, x->tid, &self);
-			if (h)
+			h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
+			if (h && !soft)
 				h->count++;
 		}
 	}
@@ -432,10 +475,12 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 	if (x->wake_ns > t) {
 		uint64_t d = x->wake_ns - t;
 
-		h = holder(a, &s, x->tid, &self);
-		if (h)
+		h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
+		if (h) {
 			h->ns += d;
-		else if (self)
+			if (soft)
+				h->softirq_ns += d;
+		} else if (self)
 			x->self_ns += d;
 		else
 			a->lost_ns += d;
@@ -468,6 +513,27 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 		}
 	}
 	free(a);
+	return 0;
+}
+
+size_t rtp_tracecut_from(const struct rtp_xev *ev, size_t n, uint64_t release_ns)
+{
+	size_t lo = 0, hi = n;
+
+	/* the first event after the release */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ev[mid].ts <= release_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0) {
+		lo--;
+		if (ev[lo].type == XEV_SWITCH)
+			return lo;
+	}
 	return 0;
 }
 

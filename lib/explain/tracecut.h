@@ -60,6 +60,7 @@ struct rtp_culprit {
 	uint64_t ns;		/* time held within the window */
 	uint64_t stretch_ns;	/* task: its longest run on the CPU overlapping the window, from its
 				 * switch-in (maybe before the release) to its switch-out */
+	uint64_t softirq_ns;	/* task, on PREEMPT_RT: of ns, softirq work it ran */
 	unsigned count;		/* times it started in the window */
 	int kthread;		/* task: 1 a kernel thread, 0 not, -1 not known (gone); others -1 */
 };
@@ -70,11 +71,19 @@ struct rtp_tracecut {
 	/* in */
 	int cpu, tid;
 	uint64_t release_ns, wake_ns;
+	bool soft_in_task;	/* PREEMPT_RT: softirqs run in task context, charged to that task */
 	/* out */
 	bool covered;		/* the trace reaches back to the release */
 	uint64_t trace_from_ns;	/* the oldest event of that CPU */
 	bool have_wakeup, have_switch, have_timer;
 	uint64_t wakeup_ns;	/* sched_wakeup of tid in the window */
+	/*
+	 * Who woke it: what held this CPU at that sched_wakeup (the timer
+	 * vector, an IRQ, a softirq, a task: kind, id, name, kprio).  Without
+	 * a sched_wakeup on this CPU the waker ran on another one (events are
+	 * written on the CPU that runs the wake-up).
+	 */
+	struct rtp_culprit waker;
 	uint64_t switch_ns;	/* the switch to tid */
 	uint64_t timer_ns;	/* the hrtimer_wakeup expiry just before the wake-up */
 	uint64_t timer_late_ns;	/* release -> wake-up event */
@@ -94,6 +103,14 @@ struct rtp_tracecut {
  * (x->covered false).  Task policies are left "" (rtp_tracecut_policies).
  */
 int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut *x);
+
+/*
+ * Where an analysis of a window released at release_ns may start in ev[n]
+ * (time order): the last sched_switch at or before the release (its state
+ * is then known), else 0.  Saves walking a long trace from its start once
+ * per outlier; the result is the same.
+ */
+size_t rtp_tracecut_from(const struct rtp_xev *ev, size_t n, uint64_t release_ns);
 
 /*
  * Fills each task's policy and priority (sched_getscheduler() while it

@@ -145,6 +145,67 @@ static void test_kthread(const struct rtp_tracecut *x0)
 	}
 }
 
+/*
+ * Issue 26 item 4: on PREEMPT_RT a softirq runs in a thread (ktimers/1
+ * here, FIFO 1): that thread held the CPU, at its priority.  On a stock
+ * kernel the same events charge the softirq vector.
+ */
+static const char *const rt_trace[] = {
+	"          <idle>-0       [001] d..2.   200.000050: sched_switch: prev_comm=swapper/1 prev_pid=0 "
+	"prev_prio=120 prev_state=R ==> next_comm=ktimers/1 next_pid=15 next_prio=98",
+	"       ktimers/1-15      [001] ..s1.   200.000060: softirq_entry: vec=1 [action=TIMER]",
+	"       ktimers/1-15      [001] d.h1.   200.000200: irq_handler_entry: irq=24 name=virtio0",
+	"       ktimers/1-15      [001] d.h1.   200.000220: irq_handler_exit: irq=24 ret=handled",
+	"       ktimers/1-15      [001] ..s1.   200.000300: softirq_exit: vec=1 [action=TIMER]",
+	"       ktimers/1-15      [001] d..2.   200.000310: sched_switch: prev_comm=ktimers/1 prev_pid=15 "
+	"prev_prio=98 prev_state=S ==> next_comm=rtproof-cyclic next_pid=600 next_prio=19",
+};
+
+static void test_rt(void)
+{
+	struct rtp_xev ev[8];
+	struct rtp_tracecut x;
+	const struct rtp_culprit *c;
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(rt_trace) / sizeof(rt_trace[0]); i++)
+		n += (size_t)rtp_xev_parse(rt_trace[i], &ev[n]);
+	memset(&x, 0, sizeof(x));
+	x.cpu = 1;
+	x.tid = 600;
+	x.release_ns = 200000100000ull;
+	x.wake_ns = 200000320000ull;
+	ok(!rtp_tracecut_analyse(ev, n, &x) && (c = find(&x, RTP_CK_SOFTIRQ, "TIMER")) && c->ns == 180000 &&
+	   (c = find(&x, RTP_CK_TASK, "ktimers/1")) && c->ns == 10000,
+	   "stock: the softirq TIMER held 180 us, ktimers/1 10 us");
+	x.soft_in_task = true;
+	ok(!rtp_tracecut_analyse(ev, n, &x) && !find(&x, RTP_CK_SOFTIRQ, "TIMER") &&
+	   (c = find(&x, RTP_CK_TASK, "ktimers/1")) && c->ns == 190000 && c->softirq_ns == 180000 &&
+	   c->kprio == 98 && c->count == 1,
+	   "PREEMPT_RT: ktimers/1 (kernel prio 98: FIFO 1) held 190 us, 180 of them softirq work, once");
+	ok((c = find(&x, RTP_CK_IRQ, "virtio0")) && c->ns == 20000,
+	   "PREEMPT_RT: a hard IRQ inside the thread's softirq is still the IRQ's (20 us)");
+	is_u64(rtp_tracecut_from(ev, n, x.release_ns), 0, "the analysis starts at the switch before the release");
+
+	/* a wake-up from a softirq in ktimers/1: the vector on stock, the thread on PREEMPT_RT */
+	{
+		struct rtp_xev w;
+
+		ok(rtp_xev_parse("       ktimers/1-15      [001] d.s2.   200.000250: sched_wakeup: "
+				 "comm=rtproof-cyclic pid=600 prio=19 target_cpu=001", &w) == 1, "a wake-up in a softirq");
+		memmove(&ev[5], &ev[4], (n - 4) * sizeof(ev[0]));
+		ev[4] = w;
+		n++;
+		x.soft_in_task = false;
+		ok(!rtp_tracecut_analyse(ev, n, &x) && x.have_wakeup && x.waker.kind == RTP_CK_SOFTIRQ &&
+		   !strcmp(x.waker.name, "TIMER"), "stock: woken by the softirq TIMER");
+		x.soft_in_task = true;
+		ok(!rtp_tracecut_analyse(ev, n, &x) && x.have_wakeup && x.waker.kind == RTP_CK_TASK &&
+		   x.waker.id == 15 && !strcmp(x.waker.name, "ktimers/1") && x.waker.kprio == 98,
+		   "PREEMPT_RT: woken by ktimers/1 (kernel prio 98)");
+	}
+}
+
 int main(void)
 {
 	struct rtp_xev ev[32], e;
@@ -195,6 +256,8 @@ int main(void)
 	ok(x.have_wakeup && x.timer_late_ns == 3000, "timer fired late by 3 us (release to wake-up)");
 	ok(x.have_switch && x.woken_late_ns == 1497000, "woken late by 1497 us (wake-up to switch)");
 	ok(x.have_timer && x.timer_ns == 100000501000ull, "the hrtimer_wakeup expiry");
+	ok(x.waker.kind == RTP_CK_VECTOR && !strcmp(x.waker.name, "local_timer"),
+	   "woken by the local_timer vector (the wake-up inside it)");
 	is_u64(x.self_ns, 10000, "the thread itself: 10 us");
 	is_u64(x.accounted_ns, 1510000, "everything in the window accounted");
 	x.cul[0].kprio = 0;
@@ -204,6 +267,14 @@ int main(void)
 	ok(!strcmp(rtp_culprit_label(&x.cul[0], buf, sizeof(buf)), "rtp-spin[500] (FIFO 99, user)"),
 	   "label: %s", buf);
 	test_kthread(&x);
+	{
+		struct rtp_tracecut y = x;
+		size_t from = rtp_tracecut_from(ev, (size_t)n, x.release_ns);
+
+		ok(from == 2 && !rtp_tracecut_analyse(ev + from, (size_t)n - from, &y) &&
+		   y.ncul == x.ncul && y.cul[0].ns == 1194000 && y.cul[0].stretch_ns == 2000000 &&
+		   y.accounted_ns == x.accounted_ns, "from the last switch before the release: the same cut (%zu)", from);
+	}
 
 	/* the trace starts after the release: not covered */
 	x.release_ns = 99998000000ull;
@@ -219,5 +290,6 @@ int main(void)
 	ok(ret == 0 && x.ncul && !strcmp(x.cul[0].name, "rtp-spin") && x.cul[0].ns == 1100000,
 	   "the task at the release learnt from its switch-out (%llu ns)",
 	   (unsigned long long)(x.ncul ? x.cul[0].ns : 0));
+	test_rt();
 	return tap_done();
 }

@@ -529,8 +529,10 @@ int main(int argc, char **argv)
 	status = fail ? "fail" : o.strict && nund ? "inconclusive" : "pass";
 	if (o.json && write_json(o.json, sides, nsides, &c, status))
 		goto out;
-	if (!quiet)
+	if (!quiet) {
 		print_text(stdout, sides, nsides, &c);
+		cmp_culprits_text(stdout, sides, nsides);
+	}
 	printf("\nverdict: %s: %zu figures: %zu worse, %zu undecided, %zu better, %zu no significant difference, %zu not enough data\n",
 	       status, cmp_nrows, nworse, nund, nbetter, nsame, nned);
 	for (k = 0; k < cmp_nrows; k++) {

@@ -132,6 +132,10 @@ struct estimate {
 extern struct estimate *cmp_ests;
 extern size_t cmp_nests;
 
+/* ---- culprits.c ---- */
+/* The --explain culprits that appeared, grew, shrank or vanished (text; nothing without --explain). */
+void cmp_culprits_text(FILE *f, const struct side *sides, int nsides);
+
 /* ---- load.c ---- */
 int cmp_load_side(struct side *s, const char *arg);
 int cmp_load_ladder(struct side *sides, int *nsides, const char *dir);

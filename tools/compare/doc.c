@@ -270,6 +270,46 @@ static int check_unique(const struct rtp_doc *d, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * events.explain.by_culprit[] (untrusted: rows of another shape are
+ * skipped), summed by kind and name; at most RTP_DOC_MAX_CULPRITS.
+ */
+static int read_culprits(struct rtp_doc *d, json_t *rows)
+{
+	size_t i, k;
+	json_t *r;
+
+	if (!json_is_array(rows))
+		return 0;
+	d->has_culprits = true;
+	d->culprits = calloc(RTP_DOC_MAX_CULPRITS, sizeof(*d->culprits));
+	if (!d->culprits)
+		return -ENOMEM;
+	json_array_foreach(rows, i, r) {
+		struct rtp_doc_culprit c;
+		json_t *kind = json_object_get(r, "kind"), *name = json_object_get(r, "name");
+
+		memset(&c, 0, sizeof(c));
+		if (!json_is_string(kind) || !json_is_string(name) || !get_u64(json_object_get(r, "ns"), &c.ns) ||
+		    !get_u64(json_object_get(r, "outliers"), &c.outliers))
+			continue;
+		copy_str(c.kind, sizeof(c.kind), kind);
+		copy_str(c.name, sizeof(c.name), name);
+		for (k = 0; k < d->nculprits; k++)
+			if (!strcmp(d->culprits[k].kind, c.kind) && !strcmp(d->culprits[k].name, c.name))
+				break;
+		if (k == d->nculprits) {
+			if (k == RTP_DOC_MAX_CULPRITS)
+				continue;
+			d->culprits[d->nculprits++] = c;
+		} else {
+			d->culprits[k].ns += c.ns;
+			d->culprits[k].outliers += c.outliers;
+		}
+	}
+	return 0;
+}
+
 static int parse_root(struct rtp_doc *d, json_t *root, char *err, size_t errlen)
 {
 	json_t *schema, *tool, *sys, *metrics, *m, *v, *params, *ev;
@@ -319,6 +359,9 @@ static int parse_root(struct rtp_doc *d, json_t *root, char *err, size_t errlen)
 		d->has_xruns = true;
 	}
 	read_events(d, ev);
+	ret = read_culprits(d, json_object_get(json_object_get(ev, "explain"), "by_culprit"));
+	if (ret)
+		return ret;
 	metrics = json_object_get(root, "metrics");
 	if (!json_is_array(metrics))
 		return fail(err, errlen, "no metrics array");
@@ -453,6 +496,7 @@ void rtp_doc_free(struct rtp_doc *d)
 	free(d->metrics);
 	free(d->params);
 	free(d->command);
+	free(d->culprits);
 	memset(d, 0, sizeof(*d));
 }
 

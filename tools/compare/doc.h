@@ -46,6 +46,17 @@ struct rtp_doc_event {
 	uint64_t value;
 };
 
+/*
+ * One culprit of events.explain.by_culprit[] (--explain), summed by kind
+ * and name: a pid is not the same task in another run.
+ */
+#define RTP_DOC_MAX_CULPRITS 256
+struct rtp_doc_culprit {
+	char kind[12];			/* "task", "irq", "vector", "softirq", "idle" */
+	char name[64];			/* comm, IRQ or vector name: the traced system's text */
+	uint64_t ns, outliers;
+};
+
 struct rtp_doc {
 	char tool[64];			/* "rtproof-cyclic" */
 	char bench[48];			/* "cyclic" */
@@ -71,6 +82,9 @@ struct rtp_doc {
 	struct rtp_doc_event events[RTP_DOC_MAX_EVENTS];
 	size_t nmetrics;
 	struct rtp_doc_metric *metrics;
+	bool has_culprits;		/* events.explain.by_culprit[] is there (--explain ran) */
+	size_t nculprits;
+	struct rtp_doc_culprit *culprits;
 };
 
 /*

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "culprits.h"
+
 /* A document string shown on the page: this many bytes at most. */
 #define ESC_MAX 8192
 
@@ -934,6 +936,7 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 	fputs("<h2 id=\"changes-h\">What the tool changed while it ran</h2>\n", f);
 	changes(f, set);
 	loads_and_commands(f, set);
+	rtp_report_culprits(f, set);
 	figures(f, figs, figdir, figrel);
 	fputs("<footer><p>rtproof report. Latencies are in microseconds unless a unit says otherwise; "
 	      "percentiles are histogram bucket upper edges (never understated), minimum and maximum exact.</p>"
