@@ -55,80 +55,6 @@ static uint64_t period_ns(const struct audio_run *r)
 
 /* ---- report ------------------------------------------------------------- */
 
-struct coarse {
-	uint64_t n[16];
-};
-
-static const uint64_t coarse_edge[] = {
-	10000, 20000, 50000, 100000, 200000, 500000, 1000000, 2000000, 5000000,
-	10000000, 20000000, 50000000, 100000000, 1000000000, UINT64_MAX,
-};
-#define NCOARSE (sizeof(coarse_edge) / sizeof(coarse_edge[0]))
-
-static int coarse_cb(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
-{
-	struct coarse *c = arg;
-	size_t i;
-
-	(void)hi;
-	for (i = 0; i < NCOARSE; i++)
-		if (lo < coarse_edge[i])
-			break;
-	c->n[i < NCOARSE ? i : NCOARSE - 1] += count;
-	return 0;
-}
-
-static void print_hist(const char *name, const struct rtp_hist *h)
-{
-	struct coarse c = { { 0 } };
-	size_t i, first = NCOARSE, last = 0;
-	char lo[24], hi[24];
-
-	if (!h->count)
-		return;
-	rtp_hist_foreach(h, coarse_cb, &c);
-	c.n[NCOARSE - 1] += h->overflow;
-	for (i = 0; i < NCOARSE; i++) {
-		if (c.n[i]) {
-			if (first == NCOARSE)
-				first = i;
-			last = i;
-		}
-	}
-	printf("%s histogram:\n", name);
-	for (i = first; i <= last; i++) {
-		double pct = 100.0 * (double)c.n[i] / (double)h->count;
-		int bar = c.n[i] ? 1 + (int)(pct / 2.5) : 0;
-
-		rtp_format_ns(i ? coarse_edge[i - 1] : 0, lo, sizeof(lo));
-		if (coarse_edge[i] == UINT64_MAX)
-			snprintf(hi, sizeof(hi), "up");
-		else
-			rtp_format_ns(coarse_edge[i], hi, sizeof(hi));
-		printf("  %10s .. %-10s %10llu %7.3f %% %.*s\n", lo, hi,
-		       (unsigned long long)c.n[i], pct, bar > 40 ? 40 : bar,
-		       "########################################");
-	}
-}
-
-static void print_row(const char *name, const struct rtp_hist *h)
-{
-	static const double p[4] = { 50, 99, 99.9, 99.99 };
-	char f[6][24];
-	int i;
-
-	if (!h->count) {
-		printf("  %-17s %10s  (no samples)\n", name, "0");
-		return;
-	}
-	rtp_format_ns(h->min, f[0], sizeof(f[0]));
-	for (i = 0; i < 4; i++)
-		rtp_format_ns(rtp_hist_percentile(h, p[i]), f[1 + i], sizeof(f[1 + i]));
-	rtp_format_ns(h->max, f[5], sizeof(f[5]));
-	printf("  %-17s %10llu %11s %11s %11s %11s %11s %11s\n", name,
-	       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4], f[5]);
-}
-
 /* How wake-ups are placed against the device: params.granted.timing. */
 static const char *pointer_timing(const struct audio_run *r)
 {
@@ -216,16 +142,16 @@ static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
 	}
 	printf("  %-17s %10s %11s %11s %11s %11s %11s %11s\n", "", "samples", "min", "p50",
 	       "p99", "p99.9", "p99.99", "max");
-	print_row("wake-up lateness", &c->lateness);
-	print_row("buffer margin", &c->margin);
-	print_row("work time", &c->work);
+	audio_print_row("wake-up lateness", &c->lateness);
+	audio_print_row("buffer margin", &c->margin);
+	audio_print_row("work time", &c->work);
 	if (r->o.duplex)
-		print_row("round trip", &c->roundtrip);
+		audio_print_row("round trip", &c->roundtrip);
 	printf("  wake-ups %llu, periods written %llu, spurious wake-ups %llu, early %llu\n",
 	       (unsigned long long)c->wakeups, (unsigned long long)c->periods,
 	       (unsigned long long)c->spurious, (unsigned long long)c->early);
-	print_hist("wake-up lateness", &c->lateness);
-	print_hist("buffer margin", &c->margin);
+	audio_print_hist("wake-up lateness", &c->lateness);
+	audio_print_hist("buffer margin", &c->margin);
 	if (r->o.duplex) {
 		printf("duplex: capture %s (%s), impulses sent %llu, back %llu, lost %llu, "
 		       "capture overruns %llu\n", c->duplex_pcm,

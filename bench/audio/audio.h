@@ -382,6 +382,8 @@ void *audio_thread_main(void *arg);
 void *audio_stall_main(void *arg);
 
 /* "0 xruns in 10.0 s at 64 frames x 2 periods, 48 kHz (2.67 ms latency)" */
+void audio_print_row(const char *name, const struct rtp_hist *h);
+void audio_print_hist(const char *name, const struct rtp_hist *h);
 void audio_headline(char *buf, size_t len, uint64_t xruns, double secs,
 		    const struct audio_config *cfg);
 

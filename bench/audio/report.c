@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run.h"
+
 void audio_headline(char *buf, size_t len, uint64_t xruns, double secs,
 		    const struct audio_config *cfg)
 {
@@ -60,4 +62,79 @@ void audio_culprits(const struct audio_ctx *c, char *buf, size_t len)
 	}
 	if (shown && used < len)
 		snprintf(buf + used, len - used, ")");
+}
+
+/* The console's tables: a row of percentiles, a coarse histogram. */
+struct coarse {
+	uint64_t n[16];
+};
+
+static const uint64_t coarse_edge[] = {
+	10000, 20000, 50000, 100000, 200000, 500000, 1000000, 2000000, 5000000,
+	10000000, 20000000, 50000000, 100000000, 1000000000, UINT64_MAX,
+};
+#define NCOARSE (sizeof(coarse_edge) / sizeof(coarse_edge[0]))
+
+static int coarse_cb(uint64_t lo, uint64_t hi, uint64_t count, void *arg)
+{
+	struct coarse *c = arg;
+	size_t i;
+
+	(void)hi;
+	for (i = 0; i < NCOARSE; i++)
+		if (lo < coarse_edge[i])
+			break;
+	c->n[i < NCOARSE ? i : NCOARSE - 1] += count;
+	return 0;
+}
+
+void audio_print_hist(const char *name, const struct rtp_hist *h)
+{
+	struct coarse c = { { 0 } };
+	size_t i, first = NCOARSE, last = 0;
+	char lo[24], hi[24];
+
+	if (!h->count)
+		return;
+	rtp_hist_foreach(h, coarse_cb, &c);
+	c.n[NCOARSE - 1] += h->overflow;
+	for (i = 0; i < NCOARSE; i++) {
+		if (c.n[i]) {
+			if (first == NCOARSE)
+				first = i;
+			last = i;
+		}
+	}
+	printf("%s histogram:\n", name);
+	for (i = first; i <= last; i++) {
+		double pct = 100.0 * (double)c.n[i] / (double)h->count;
+		int bar = c.n[i] ? 1 + (int)(pct / 2.5) : 0;
+
+		rtp_format_ns(i ? coarse_edge[i - 1] : 0, lo, sizeof(lo));
+		if (coarse_edge[i] == UINT64_MAX)
+			snprintf(hi, sizeof(hi), "up");
+		else
+			rtp_format_ns(coarse_edge[i], hi, sizeof(hi));
+		printf("  %10s .. %-10s %10llu %7.3f %% %.*s\n", lo, hi,
+		       (unsigned long long)c.n[i], pct, bar > 40 ? 40 : bar,
+		       "########################################");
+	}
+}
+
+void audio_print_row(const char *name, const struct rtp_hist *h)
+{
+	static const double p[4] = { 50, 99, 99.9, 99.99 };
+	char f[6][24];
+	int i;
+
+	if (!h->count) {
+		printf("  %-17s %10s  (no samples)\n", name, "0");
+		return;
+	}
+	rtp_format_ns(h->min, f[0], sizeof(f[0]));
+	for (i = 0; i < 4; i++)
+		rtp_format_ns(rtp_hist_percentile(h, p[i]), f[1 + i], sizeof(f[1 + i]));
+	rtp_format_ns(h->max, f[5], sizeof(f[5]));
+	printf("  %-17s %10llu %11s %11s %11s %11s %11s %11s\n", name,
+	       (unsigned long long)h->count, f[0], f[1], f[2], f[3], f[4], f[5]);
 }
