@@ -200,7 +200,8 @@ static int merge_series(json_t *dst, json_t *const *ms, size_t n)
 			nbk++;
 		}
 	}
-	qsort(b, nbk, sizeof(*b), cmp_block);
+	if (nbk)	/* b is NULL when no thread had a block */
+		qsort(b, nbk, sizeof(*b), cmp_block);
 	for (i = 0, out = 0; i < nbk; i++) {
 		if (out && fabs(b[out - 1].start - b[i].start) < bs / 2) {
 			b[out - 1].count += b[i].count;
