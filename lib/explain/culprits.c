@@ -203,6 +203,24 @@ void rtp_xrun_print(const struct rtp_xrun *r, FILE *f, int max)
 	}
 }
 
+/* who a culprit is: a task's pid, policy and priority, the kernel's
+ * kthread flag (not the comm: a task names itself), an IRQ's or a
+ * softirq vector's number */
+void rtp_culprit_json_who(struct rtp_json *j, const struct rtp_culprit *u)
+{
+	if (u->kind == RTP_CK_TASK) {
+		rtp_json_int(j, "pid", u->id);
+		rtp_json_string(j, "policy", u->policy);
+		rtp_json_int(j, "prio", u->prio);
+	}
+	if (u->kind == RTP_CK_TASK && u->kthread >= 0)
+		rtp_json_bool(j, "kthread", u->kthread == 1);
+	else
+		rtp_json_null(j, "kthread");
+	if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ)
+		rtp_json_int(j, u->kind == RTP_CK_IRQ ? "irq" : "vec", u->id);
+}
+
 void rtp_xrun_json(const struct rtp_xrun *r, struct rtp_json *j)
 {
 	int i;
@@ -215,17 +233,7 @@ void rtp_xrun_json(const struct rtp_xrun *r, struct rtp_json *j)
 		rtp_json_begin_object(j, NULL);
 		rtp_json_string(j, "name", u->kind == RTP_CK_IDLE ? "idle" : u->name);
 		rtp_json_string(j, "kind", rtp_culprit_kind_name(u->kind));
-		if (u->kind == RTP_CK_TASK) {
-			rtp_json_int(j, "pid", u->id);
-			rtp_json_string(j, "policy", u->policy);
-			rtp_json_int(j, "prio", u->prio);
-		}
-		if (u->kind == RTP_CK_TASK && u->kthread >= 0)
-			rtp_json_bool(j, "kthread", u->kthread == 1);
-		else
-			rtp_json_null(j, "kthread");
-		if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ)
-			rtp_json_int(j, u->kind == RTP_CK_IRQ ? "irq" : "vec", u->id);
+		rtp_culprit_json_who(j, u);
 		rtp_json_uint(j, "ns", u->ns);
 		if (u->softirq_ns)
 			rtp_json_uint(j, "softirq_ns", u->softirq_ns);

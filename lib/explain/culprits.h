@@ -89,6 +89,8 @@ void rtp_xrun_print(const struct rtp_xrun *r, FILE *f, int max);
 
 /* "by_culprit": [...] (inside the explain object). */
 void rtp_xrun_json(const struct rtp_xrun *r, struct rtp_json *j);
+/* a culprit's identity fields into the open object (pid, policy, prio, kthread, irq/vec) */
+void rtp_culprit_json_who(struct rtp_json *j, const struct rtp_culprit *u);
 
 void rtp_xrun_free(struct rtp_xrun *r);
 

@@ -896,19 +896,7 @@ void rtp_explain_json(const struct rtp_explain *ex, struct rtp_json *j, uint64_t
 			rtp_json_begin_object(j, NULL);
 			rtp_json_string(j, "kind", rtp_culprit_kind_name(u->kind));
 			rtp_json_string(j, "name", u->kind == RTP_CK_IDLE ? "idle" : u->name);
-			if (u->kind == RTP_CK_TASK) {
-				rtp_json_int(j, "pid", u->id);
-				rtp_json_string(j, "policy", u->policy);
-				rtp_json_int(j, "prio", u->prio);
-			}
-			/* the kernel's flag, not the comm: a task names itself */
-			if (u->kind == RTP_CK_TASK && u->kthread >= 0)
-				rtp_json_bool(j, "kthread", u->kthread == 1);
-			else
-				rtp_json_null(j, "kthread");
-			if (u->kind == RTP_CK_IRQ || u->kind == RTP_CK_SOFTIRQ) {
-				rtp_json_int(j, u->kind == RTP_CK_IRQ ? "irq" : "vec", u->id);
-			}
+			rtp_culprit_json_who(j, u);
 			rtp_json_uint(j, "ns", u->ns);
 			if (u->kind == RTP_CK_TASK && u->stretch_ns)
 				rtp_json_uint(j, "stretch_ns", u->stretch_ns);
