@@ -284,7 +284,7 @@ test:
 	wait; src=$$(cat $(O)/sanitizers.rc 2>/dev/null || echo 1); \
 	echo "test: ASan/UBSan and TSan ($$(tail -n 1 $(O)/sanitizers.log | sed 's/^sanitizers: //'), beside the integration tests), $$(( $$(date +%s) - t0 )) s after them"; \
 	[ "$$src" = 0 ] || { grep -v '^ok ' $(O)/sanitizers.log | tail -n 40; echo "FAILED: sanitizers ($(O)/sanitizers.log)"; }; \
-	[ "$$irc" = 0 ] && [ "$$src" = 0 ]; \
+	if [ "$$irc" != 0 ] || [ "$$src" != 0 ]; then exit 1; fi; \
 	echo "test: all passed in $$(( $$(date +%s) - T0 )) s, $$(( $$(date +%s) - T1 )) s after the package installation (the kernel download is in integration's log)"
 
 # the sanitizer builds and their runs: ASan/UBSan over the unit tests and
