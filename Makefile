@@ -304,10 +304,10 @@ test-build: all hdr-check $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS)
 unit-bins: $(UNIT_BINS)
 fuzz-bins: $(FUZZ_BINS)
 tsan-bins: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
-tsan-progs: $(TSAN_PROGS)
 
 # the threaded programs tests/integration/tsan-*.t run (not every program)
 TSAN_PROGS := $(BIN)/rtproof-cyclic $(BIN)/rtproof-lockstress
+tsan-progs: $(TSAN_PROGS)
 tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) $(TSAN_PROGS)
 	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t

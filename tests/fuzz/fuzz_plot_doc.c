@@ -48,7 +48,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 
 	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "%s", "/tmp/rtproof-fuzz-plot.XXXXXX");
+		/* TMPDIR=/dev/shm: the figure files on tmpfs, several times faster */
+		const char *tmp = getenv("TMPDIR");
+
+		if (!tmp || !*tmp || strlen(tmp) > 20)
+			tmp = "/tmp";
+		snprintf(dir, sizeof(dir), "%s/rtproof-fuzz-plot.XXXXXX", tmp);
 		if (!mkdtemp(dir))
 			abort();
 		setenv("RTPROOF_GNUPLOT", "", 1);

@@ -85,3 +85,22 @@ stop_wait() {
 	rc=$?
 	ms=$(( ($(date +%s%N) - _t0) / 1000000 ))
 }
+
+# await_rt PID [SECONDS]: waits (default 30 s) until a thread of PID runs
+# SCHED_FIFO or SCHED_RR, that is the run is measuring; 1 when it never
+# did. A signal sent after a fixed sleep can land, on a loaded host or
+# under a sanitizer, before the first sample: that run honestly ends
+# "no samples were taken" (exit 1), which is not the stop being tested.
+await_rt() {
+	_n=$(( ${2:-30} * 20 ))
+	while [ $_n -gt 0 ] && kill -0 "$1" 2>/dev/null; do
+		for _s in /proc/"$1"/task/*/stat; do
+			# policy: field 41, the 39th after the ")" that ends comm
+			_p=$(sed 's/.*) //' "$_s" 2>/dev/null | cut -d' ' -f39)
+			case $_p in 1|2) return 0 ;; esac
+		done
+		sleep 0.05
+		_n=$((_n - 1))
+	done
+	return 1
+}

@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtproof-lockstress under ThreadSanitizer (RTPROOF_BIN is the -fsanitize=thread build).
 # Not here: rwlock-recursion and the planted deadlock, whose self-deadlocks and
-# lock-order cycle are the point (TSan would rightly report them).
+# lock-order cycle are the point (TSan would rightly report them), and
+# spin-preempt, whose spin variant has three SCHED_FIFO threads spin on one
+# CPU by design: its threads stalled inside the TSan runtime (they "did not
+# end" within 2 s of the stop, no race reported) in 1 of 60 runs alone and
+# 1 of 4 runs of this file beside a load; the plain build, 0 of 150.
+# lockstress-scenarios.t runs it.
 . "$(dirname "$0")/tap.sh"
 
 # detect_deadlocks=0: TSan's lock-order detector serialises every mutex
@@ -12,14 +17,19 @@
 # (0 of 8 without it). Data races, what this file checks, are still reported.
 # The verdict is not asserted: these runs go beside the integration pool
 # (make test), and a margin of 20 ms is not one this host keeps under load
-# (rule b); exit 2, a failed verdict, is a run that went to its end.
+# (rule b); exit 2, a failed verdict, is a run that went to its end, and so
+# is pi-chain's exit 1 when the load left it no undisturbed round.
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 detect_deadlocks=0"
 run() {	# run NAME ARGS...
 	_n=$1; shift
 	rtproof-lockstress "$@" --no-mlockall -q --json "$TMP/$_n.json" >"$TMP/$_n.out" 2>"$TMP/$_n.err"
 	_rc=$?
-	[ $_rc -eq 0 ] || [ $_rc -eq 2 ]
-	ok $? "$_n: runs to its verdict under TSan (exit $_rc: $(jq -r .verdict.status "$TMP/$_n.json" 2>/dev/null))"
+	# exit 1 with "no undisturbed round to judge": every round of pi-chain
+	# was disturbed by the load beside it; the run still went to its end.
+	_why=$(jq -r '"\(.verdict.status): \(.verdict.reason)"' "$TMP/$_n.json" 2>/dev/null)
+	[ $_rc -eq 0 ] || [ $_rc -eq 2 ] ||
+		{ [ $_rc -eq 1 ] && [ "$_why" = "error: pi-chain: no undisturbed round to judge" ]; }
+	ok $? "$_n: runs to its verdict under TSan (exit $_rc, $_why)"
 	grep -q "WARNING: ThreadSanitizer" "$TMP/$_n.err"; [ $? -ne 0 ]; ok $? "$_n: no data race reported"
 	[ $_rc -ne 0 ] && sed 's/^/# /' "$TMP/$_n.err" | head -40
 	check "$_n: a complete document" jq_ok "$TMP/$_n.json" '.schema == "rtproof/1" and (.verdict.status | type) == "string"'
@@ -28,7 +38,6 @@ run inversion --scenario inversion --hold 2ms --burn 10ms --iterations 4 --margi
 run pi-chain --scenario pi-chain --hold 2ms --burn 10ms --iterations 4 --margin 20ms
 run contention --scenario contention --threads 3 -D 200ms
 run percpu --scenario percpu -D 200ms
-run spin-preempt --scenario spin-preempt -D 200ms --margin 50ms
 rtproof-lockstress --scenario contention --kind pi-mutex,rwlock --threads 3 -D 10s --no-mlockall -q --json "$TMP/s.json" >"$TMP/s.out" 2>"$TMP/s.err" &
 pid=$!
 sleep 1
