@@ -113,7 +113,7 @@ void check_sound_cards(const struct rtp_check_ctx *c, struct rtp_check_result *r
 	r->status = RTP_CHECK_PASS;
 	seen(r, "%d sound card(s):", k.n);
 	for (int i = 0; i < k.n; i++)
-		append(r->seen, sizeof(r->seen), "%s %s", i ? ";" : "", k.desc[i]);
+		rtp_appendf(r->seen, sizeof(r->seen), "%s %s", i ? ";" : "", k.desc[i]);
 }
 
 #define MAX_SND_IRQS 16
@@ -206,7 +206,7 @@ void check_sound_irq(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 		if (s.actions[i] < 0)
 			continue;
 		known++;
-		append(r->seen, sizeof(r->seen), "%scard %d IRQ %s: %s", known > 1 ? "; " : "", s.card[i],
+		rtp_appendf(r->seen, sizeof(r->seen), "%scard %d IRQ %s: %s", known > 1 ? "; " : "", s.card[i],
 		       s.irq[i], s.names[i][0] ? s.names[i] : "no action");
 		if (s.actions[i] > 1)
 			shared++;
@@ -219,11 +219,11 @@ void check_sound_irq(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 	}
 	if (!shared) {
 		r->status = RTP_CHECK_PASS;
-		append(r->seen, sizeof(r->seen), ": not shared");
+		rtp_appendf(r->seen, sizeof(r->seen), ": not shared");
 		return;
 	}
 	r->status = RTP_CHECK_FAIL;
-	append(r->seen, sizeof(r->seen), ": %d IRQ(s) shared with other devices", shared);
+	rtp_appendf(r->seen, sizeof(r->seen), ": %d IRQ(s) shared with other devices", shared);
 	fix(r, "move the card to another slot or port, or unbind the other device sharing the IRQ "
 	       "(echo ADDR > /sys/bus/pci/drivers/DRIVER/unbind); a USB card: its own USB controller");
 }
@@ -254,7 +254,7 @@ static int find_irq_thread(const struct rtp_check_ctx *c, const char *pid, const
 		t->found++;
 		if (policy == 0 || prio <= t->audio_prio)
 			t->low++;
-		append(t->list, sizeof(t->list), "%s%s %s %d", t->found > 1 ? ", " : "", comm,
+		rtp_appendf(t->list, sizeof(t->list), "%s%s %s %d", t->found > 1 ? ", " : "", comm,
 		       policy == 1 ? "FIFO" : policy == 2 ? "RR" : "OTHER", prio);
 	}
 	return 0;
@@ -313,9 +313,9 @@ void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_check_resul
 		if (readf(c, ctl, sizeof(ctl), "/sys/class/sound/card%d/device/../power/control", k.num[i]))
 			continue;
 		if (strcmp(ctl, "on") && nbad++ < 4) {
-			append(bad, sizeof(bad), "%scard %d power/control %s", nbad > 1 ? ", " : "",
+			rtp_appendf(bad, sizeof(bad), "%scard %d power/control %s", nbad > 1 ? ", " : "",
 			       k.num[i], ctl);
-			append(cmd, sizeof(cmd), " /sys/class/sound/card%d/device/../power/control", k.num[i]);
+			rtp_appendf(cmd, sizeof(cmd), " /sys/class/sound/card%d/device/../power/control", k.num[i]);
 		}
 	}
 	if (!nusb) {
@@ -368,7 +368,7 @@ static int find_ktimers(const struct rtp_check_ctx *c, const char *pid, const ch
 			t->kt_prio = prio ? prio : -1;
 	}
 	if (t->n <= 4)
-		append(t->list, sizeof(t->list), "%s%s %s %d", t->n > 1 ? ", " : "", comm,
+		rtp_appendf(t->list, sizeof(t->list), "%s%s %s %d", t->n > 1 ? ", " : "", comm,
 		       policy == 1 ? "FIFO" : policy == 2 ? "RR" : "OTHER", prio);
 	return 0;
 }
@@ -387,7 +387,7 @@ static int find_ahead(const struct rtp_check_ctx *c, const char *pid, const char
 	if ((policy != 1 && policy != 2) || prio < t->kt_prio || prio > t->audio_prio)
 		return 0;
 	if (t->n_ahead++ < 4)
-		append(t->ahead, sizeof(t->ahead), "%s%s %d", t->n_ahead > 1 ? ", " : "", comm, prio);
+		rtp_appendf(t->ahead, sizeof(t->ahead), "%s%s %d", t->n_ahead > 1 ? ", " : "", comm, prio);
 	return 0;
 }
 
@@ -426,7 +426,7 @@ void check_ktimers(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 	     c->audio_prio, t.list, t.n > 4 ? ", ..." : "",
 	     timer_card ? "snd-dummy or snd-aloop here" : "snd-dummy, snd-aloop; none here");
 	if (t.n_ahead)
-		append(r->seen, sizeof(r->seen), ", after %s%s", t.ahead, t.n_ahead > 4 ? ", ..." : "");
+		rtp_appendf(r->seen, sizeof(r->seen), ", after %s%s", t.ahead, t.n_ahead > 4 ? ", ..." : "");
 	fix(r, "for p in $(pgrep '^ktimers/'); do chrt -f -p %d $p; done",
 	    c->audio_prio + 1 > 99 ? 99 : c->audio_prio + 1);
 }

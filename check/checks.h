@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "check.h"
+#include "strbuf.h"
 
 #define L RTP_PROFILE_BIT(RTP_PROFILE_LATENCY)
 #define A RTP_PROFILE_BIT(RTP_PROFILE_AUDIO)
@@ -42,7 +43,6 @@ void each_proc(const struct rtp_check_ctx *c,
 void seen(struct rtp_check_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fix(struct rtp_check_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends to a line, keeping it one line. */
-void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- small facts ------------------------------------------------------- */
 

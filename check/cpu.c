@@ -30,7 +30,7 @@ void check_governor(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 			ok++;
 		} else {
 			nbad++;
-			append(bad, sizeof(bad), "%scpu%d %s", nbad > 1 ? ", " : "", cpu, gov);
+			rtp_appendf(bad, sizeof(bad), "%scpu%d %s", nbad > 1 ? ", " : "", cpu, gov);
 		}
 	}
 	if (!ok && !nbad) {
@@ -120,7 +120,7 @@ void check_cstates(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 			if (us > limit)
 				badstates |= 1u << s;
 			if (us > limit && nbad++ < 4)
-				append(bad, sizeof(bad), "%scpu%d state%d %s %lu us", nbad > 1 ? ", " : "",
+				rtp_appendf(bad, sizeof(bad), "%scpu%d state%d %s %lu us", nbad > 1 ? ", " : "",
 				       cpu, s, name, us);
 		}
 	}
@@ -141,7 +141,7 @@ void check_cstates(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 	     bad, nbad > 4 ? ", ..." : "");
 	for (int k = 0; k < 32; k++)
 		if (badstates >> k & 1)
-			append(cmd, sizeof(cmd), " /sys/devices/system/cpu/cpu*/cpuidle/state%d/disable", k);
+			rtp_appendf(cmd, sizeof(cmd), " /sys/devices/system/cpu/cpu*/cpuidle/state%d/disable", k);
 	fix(r, "echo 1 | tee%s (boot: processor.max_cstate=1 intel_idle.max_cstate=0; "
 	       "rtproof benches also hold /dev/cpu_dma_latency at 0 while they run)", cmd);
 }
@@ -203,7 +203,7 @@ void check_smt(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 		if (CPU_COUNT(&sib)) {
 			nshared++;
 			rtp_format_cpulist(&sib, a, sizeof(a));
-			append(shared, sizeof(shared), "%scpu%d with %s", nshared > 1 ? ", " : "", cpu, a);
+			rtp_appendf(shared, sizeof(shared), "%scpu%d with %s", nshared > 1 ? ", " : "", cpu, a);
 		}
 	}
 	if (!read) {
@@ -248,11 +248,11 @@ void check_isolation(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 		return;
 	}
 	if (!hi)
-		append(missing, sizeof(missing), " isolcpus");
+		rtp_appendf(missing, sizeof(missing), " isolcpus");
 	if (!hn)
-		append(missing, sizeof(missing), " nohz_full");
+		rtp_appendf(missing, sizeof(missing), " nohz_full");
 	if (!hr)
-		append(missing, sizeof(missing), " rcu_nocbs");
+		rtp_appendf(missing, sizeof(missing), " rcu_nocbs");
 	if (hi && hn && hr) {
 		r->status = RTP_CHECK_PASS;
 		seen(r, "isolcpus=%s nohz_full=%s rcu_nocbs=%s", iso, nohz, rcu);

@@ -46,7 +46,7 @@ void check_irq_affinity(const struct rtp_check_ctx *c, struct rtp_check_result *
 		nread++;
 		CPU_AND(&aff, &aff, &c->isolated);
 		if (CPU_COUNT(&aff) && nbad++ < 8)
-			append(bad, sizeof(bad), "%sIRQ %s", nbad > 1 ? ", " : "", d->d_name);
+			rtp_appendf(bad, sizeof(bad), "%sIRQ %s", nbad > 1 ? ", " : "", d->d_name);
 	}
 	closedir(dp);
 	if (!nread) {

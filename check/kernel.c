@@ -157,7 +157,7 @@ void check_clocksource(const struct rtp_check_ctx *c, struct rtp_check_result *r
 	if (!strcmp(cur, "hpet") || !strcmp(cur, "acpi_pm") || !strcmp(cur, "jiffies") ||
 	    !strcmp(cur, "pit")) {
 		r->status = RTP_CHECK_FAIL;
-		append(r->seen, sizeof(r->seen), ": each clock read is an I/O access of about 1 us or more");
+		rtp_appendf(r->seen, sizeof(r->seen), ": each clock read is an I/O access of about 1 us or more");
 		if (has_word(avail, "tsc"))
 			fix(r, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource "
 			       "(boot: clocksource=tsc)");
@@ -168,7 +168,7 @@ void check_clocksource(const struct rtp_check_ctx *c, struct rtp_check_result *r
 	}
 	/* kvm-clock, hyperv, xen: paravirtual, read without an exit. */
 	r->status = RTP_CHECK_WARN;
-	append(r->seen, sizeof(r->seen), ": a paravirtual clock, not the TSC");
+	rtp_appendf(r->seen, sizeof(r->seen), ": a paravirtual clock, not the TSC");
 	if (has_word(avail, "tsc"))
 		fix(r, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
 	else
@@ -212,14 +212,14 @@ static void check_fair_server(const struct rtp_check_ctx *c, struct rtp_check_re
 		val = atoll(v);
 		if (val > 0) {
 			if (n_on++ < 8)
-				append(on, sizeof(on), "%s%d", n_on > 1 ? "," : "", cpu);
+				rtp_appendf(on, sizeof(on), "%s%d", n_on > 1 ? "," : "", cpu);
 			if (rt_ns < 0) {
 				rt_ns = val;
 				if (!readf(c, v, sizeof(v), FAIR_SERVER "/cpu%d/period", cpu))
 					per_ns = atoll(v);
 			}
 		} else if (n_zero++ < 8) {
-			append(zero, sizeof(zero), "%s%d", n_zero > 1 ? "," : "", cpu);
+			rtp_appendf(zero, sizeof(zero), "%s%d", n_zero > 1 ? "," : "", cpu);
 		}
 	}
 	if (!n_on && !n_zero) {
@@ -280,7 +280,7 @@ void check_rt_throttle(const struct rtp_check_ctx *c, struct rtp_check_result *r
 		if (r->status != RTP_CHECK_SKIP && have_run && atol(run) >= 0 &&
 		    rtp_kconfig_get(c->config, "CONFIG_RT_GROUP_SCHED", v, sizeof(v)) == 1 &&
 		    !strcmp(v, "y")) {
-			append(r->seen, sizeof(r->seen), "; CONFIG_RT_GROUP_SCHED=y: RT throttling of "
+			rtp_appendf(r->seen, sizeof(r->seen), "; CONFIG_RT_GROUP_SCHED=y: RT throttling of "
 			       "groups too (sched_rt_runtime_us %s)", run);
 			if (r->status == RTP_CHECK_PASS) {
 				r->status = RTP_CHECK_FAIL;
@@ -344,7 +344,7 @@ void check_mitigations(const struct rtp_check_ctx *c, struct rtp_check_result *r
 		total++;
 		if (!strncmp(v, "Mitigation", 10)) {
 			active++;
-			append(names, sizeof(names), "%s%s", active > 1 ? ", " : "", d->d_name);
+			rtp_appendf(names, sizeof(names), "%s%s", active > 1 ? ", " : "", d->d_name);
 		} else if (!strncmp(v, "Vulnerable", 10)) {
 			vuln++;
 		}
@@ -398,17 +398,17 @@ void check_virt(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 
 	if (cpuinfo_hypervisor(c)) {
 		virt = true;
-		append(how, sizeof(how), "CPUID hypervisor flag");
+		rtp_appendf(how, sizeof(how), "CPUID hypervisor flag");
 	}
 	if (!rtp_check_read(c, "/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) &&
 	    (strstr(vendor, "QEMU") || strstr(vendor, "VMware") || strstr(vendor, "Xen") ||
 	     strstr(vendor, "Microsoft") || strstr(vendor, "innotek") || strstr(vendor, "Amazon EC2"))) {
 		virt = true;
-		append(how, sizeof(how), "%sDMI vendor %s", how[0] ? ", " : "", vendor);
+		rtp_appendf(how, sizeof(how), "%sDMI vendor %s", how[0] ? ", " : "", vendor);
 	}
 	if (!rtp_check_read(c, "/sys/hypervisor/type", hv, sizeof(hv)) && hv[0]) {
 		virt = true;
-		append(how, sizeof(how), "%s/sys/hypervisor/type %s", how[0] ? ", " : "", hv);
+		rtp_appendf(how, sizeof(how), "%s/sys/hypervisor/type %s", how[0] ? ", " : "", hv);
 	}
 	have_steal = !rtp_check_read(c, "/proc/stat", stat, sizeof(stat)) &&
 		     !rtp_parse_stat_steal(stat, &steal, &total) && total;
@@ -421,17 +421,17 @@ void check_virt(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 	if (virt)
 		seen(r, "runs under a hypervisor (%s)", how);
 	if (have_steal)
-		append(r->seen, sizeof(r->seen), ", steal time %.3f %% of CPU time since boot",
+		rtp_appendf(r->seen, sizeof(r->seen), ", steal time %.3f %% of CPU time since boot",
 		       100.0 * (double)steal / (double)total);
 	else
-		append(r->seen, sizeof(r->seen), ", steal time unreadable");
+		rtp_appendf(r->seen, sizeof(r->seen), ", steal time unreadable");
 	fix(r, "measure on bare metal for hardware figures; in a VM give each vCPU its own host "
 	       "CPU (virsh vcpupin / QEMU -smp pinned with taskset) on an RT host");
 	r->status = have_steal && (double)steal >= 0.01 * (double)total ? RTP_CHECK_FAIL
 									  : RTP_CHECK_WARN;
 	if (r->status == RTP_CHECK_FAIL)
-		append(r->seen, sizeof(r->seen), ": the host takes CPUs away from this system");
+		rtp_appendf(r->seen, sizeof(r->seen), ": the host takes CPUs away from this system");
 	else if (virt)
-		append(r->seen, sizeof(r->seen), ": figures are a VM's, not the hardware's");
+		rtp_appendf(r->seen, sizeof(r->seen), ": figures are a VM's, not the hardware's");
 }
 

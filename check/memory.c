@@ -197,7 +197,7 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 		       "usermod -aG audio %s; log in again", c->user);
 	if (cap || (c->uid == 0 && !c->user_is_self)) {
 		r->status = RTP_CHECK_PASS;
-		append(r->seen, sizeof(r->seen), ": %s, which the limit does not bind",
+		rtp_appendf(r->seen, sizeof(r->seen), ": %s, which the limit does not bind",
 		       cap ? (rtprio ? "has CAP_SYS_NICE" : "has CAP_IPC_LOCK") : "root");
 		return;
 	}
@@ -210,9 +210,9 @@ static void check_limit(const struct rtp_check_ctx *c, struct rtp_check_result *
 		r->status = soft == 0 ? RTP_CHECK_FAIL : RTP_CHECK_WARN;
 	else
 		r->status = RTP_CHECK_FAIL;
-	append(r->seen, sizeof(r->seen), ": below %s", a);
+	rtp_appendf(r->seen, sizeof(r->seen), ": below %s", a);
 	if (self && e->set && (conf == RTP_LIMIT_UNLIMITED || conf > soft))
-		append(r->seen, sizeof(r->seen), ", the file's grant is not in effect for this session");
+		rtp_appendf(r->seen, sizeof(r->seen), ", the file's grant is not in effect for this session");
 }
 
 void check_rtprio(const struct rtp_check_ctx *c, struct rtp_check_result *r)
@@ -249,10 +249,10 @@ void check_limits_files(const struct rtp_check_ctx *c, struct rtp_check_result *
 	}
 	if (c->uid == 0) {
 		r->status = RTP_CHECK_PASS;
-		append(r->seen, sizeof(r->seen), ": root needs none (CAP_SYS_NICE, CAP_IPC_LOCK)");
+		rtp_appendf(r->seen, sizeof(r->seen), ": root needs none (CAP_SYS_NICE, CAP_IPC_LOCK)");
 		return;
 	}
 	r->status = RTP_CHECK_WARN;
-	append(r->seen, sizeof(r->seen), " in %s/etc/security/limits.conf and limits.d/*.conf", c->root);
+	rtp_appendf(r->seen, sizeof(r->seen), " in %s/etc/security/limits.conf and limits.d/*.conf", c->root);
 }
 

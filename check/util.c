@@ -150,19 +150,6 @@ void fix(struct rtp_check_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Appends to a line, keeping it one line. */
-void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, len - n, fmt, ap);
-	va_end(ap);
-}
-
 /* Opens <root>PATH (its full name into dir); NULL, the check skipped, when it cannot. */
 DIR *opendir_or_skip(const struct rtp_check_ctx *c, struct rtp_check_result *r,
 			    const char *path, char *dir, size_t len)

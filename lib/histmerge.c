@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "histmerge.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static int cmp_span(const void *a, const void *b)
@@ -21,7 +22,9 @@ size_t rtp_span_merge(struct rtp_span *b, size_t n)
 	qsort(b, n, sizeof(*b), cmp_span);
 	for (i = 0; i < n; i++) {
 		if (out && b[i].lo <= b[out - 1].hi) {
-			b[out - 1].count += b[i].count;
+			/* saturating: a document's counts are not to be trusted */
+			b[out - 1].count = b[out - 1].count + b[i].count < b[out - 1].count ?
+					   UINT64_MAX : b[out - 1].count + b[i].count;
 			if (b[i].hi > b[out - 1].hi)
 				b[out - 1].hi = b[i].hi;
 		} else {

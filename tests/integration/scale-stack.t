@@ -21,11 +21,7 @@ margin() {
 # cyclic: a run stopped by a signal (the stop's SIGUSR1 lands on the threads' stacks)
 rtproof-cyclic -q -t 4 -i 200 -D 5s --json "$TMP/c.json" >"$TMP/c.out" 2>&1 &
 pid=$!
-await_rt $pid || diag "no SCHED_FIFO thread within 30 s"
-sleep 0.5
-kill -INT $pid
-wait $pid
-rc=$?
+stop_measuring INT $pid
 ok $rc "rtproof-cyclic -t 4, stopped by SIGINT, exits 0 (exit $rc)"
 margin "rtproof-cyclic" "$TMP/c.json"
 rtproof-cyclic -q -t 2 -i 500 -l 200 --timer timerfd --spike 1 -h 100 --json "$TMP/c2.json" >"$TMP/c2.out" 2>&1

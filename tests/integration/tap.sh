@@ -104,3 +104,12 @@ await_rt() {
 	done
 	return 1
 }
+# stop_measuring SIG PID: once PID measures (await_rt), half a second
+# later, sends SIG and waits; sets rc (its exit status)
+stop_measuring() {
+	await_rt "$2" || diag "no SCHED_FIFO thread of $2 within 30 s"
+	sleep 0.5
+	kill -"$1" "$2"
+	wait "$2"
+	rc=$?
+}

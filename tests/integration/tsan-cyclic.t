@@ -12,11 +12,7 @@ grep -q "WARNING: ThreadSanitizer" "$TMP/err"; [ $? -ne 0 ]; ok $? "no data race
 [ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err" | head -40
 rtproof-cyclic -D 5s -i 200 --no-mlockall -q --json "$TMP/s.json" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-await_rt $pid || diag "no SCHED_FIFO thread within 30 s"
-sleep 0.5
-kill -INT $pid
-wait $pid
-rc=$?
+stop_measuring INT $pid
 [ $rc -eq 0 ]; ok $? "SIGINT under TSan: clean stop (exit $rc, $(jq -r '"\(.verdict.status): \(.verdict.reason)"' "$TMP/s.json" 2>/dev/null))"
 [ $rc -ne 0 ] && sed 's/^/# /' "$TMP/err" | head -40
 check "valid document" jq_ok "$TMP/s.json" '.events.stopped_by == "signal"'

@@ -9,6 +9,7 @@
  * rung (trade.c).  Plain text; report.c escapes it for the page.
  */
 #include "plot.h"
+#include "strbuf.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -23,20 +24,6 @@ void rtp_plot_answer_add(struct rtp_plot_answer *a, const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(a->line[a->n++], sizeof(a->line[0]), fmt, ap);
-	va_end(ap);
-}
-
-/* appends to buf (size len), never past its end */
-static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t l = strlen(buf);
-	va_list ap;
-
-	if (l + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + l, len - l, fmt, ap);
 	va_end(ap);
 }
 
@@ -144,7 +131,7 @@ static void worst_figure(int b, const json_t *d, char *buf, size_t len)
 	if (!isnan(max))
 		snprintf(buf, len, "worst %s %.1f us", b == RP_IRQLAT ? "IRQ-to-task" : "wake-up", max / 1e3);
 	if (b == RP_AUDIO && json_is_number(json_object_get(json_object_get(d, "events"), "xruns")))
-		cat(buf, len, "%s%.0f xrun%s", buf[0] ? ", " : "", num(json_object_get(d, "events"), "xruns"),
+		rtp_appendf(buf, len, "%s%.0f xrun%s", buf[0] ? ", " : "", num(json_object_get(d, "events"), "xruns"),
 		    num(json_object_get(d, "events"), "xruns") == 1 ? "" : "s");
 }
 
@@ -245,13 +232,13 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 				 rtp_plot_bench_name[b]);
 			if (strcmp(st, "pass") && strcmp(st, "fail") && strcmp(st, "figures only")) {
 				nerror += strcmp(st, "skip") != 0;
-				cat(notm, sizeof(notm), "%s%s (%s: %s)", notm[0] ? "; " : "", who,
+				rtp_appendf(notm, sizeof(notm), "%s%s (%s: %s)", notm[0] ? "; " : "", who,
 				    st[0] ? txt(buf, 32, st) : "no verdict", txt(r, sizeof(r), rtp_plot_str(v, "reason", "")));
 				continue;
 			}
 			nmeasured++;
 			worst_figure(b, d, r, sizeof(r));
-			cat(measured, sizeof(measured), "%s%s%s%s%s", measured[0] ? ", " : "", who,
+			rtp_appendf(measured, sizeof(measured), "%s%s%s%s%s", measured[0] ? ", " : "", who,
 			    r[0] ? " (" : "", r, r[0] ? ")" : "");
 			json_array_foreach(json_object_get(v, "criteria"), i, c) {
 				double lim = num(c, "limit"), obs = num(c, "observed");
@@ -266,21 +253,21 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 					worst_b = b;
 				} else if (json_is_true(json_object_get(c, "pass")) && !strstr(within, rtp_plot_bench_name[b])) {
 					criterion_text(b, c, r, sizeof(r));
-					cat(within, sizeof(within), "%s%s", within[0] ? "; " : "", r);
+					rtp_appendf(within, sizeof(within), "%s%s", within[0] ? "; " : "", r);
 				}
 			}
 			if (!strcmp(st, "fail")) {
 				nfail++;
-				cat(failed, sizeof(failed), "%s%s", failed[0] ? ", " : "", who);
+				rtp_appendf(failed, sizeof(failed), "%s%s", failed[0] ? ", " : "", who);
 				if (!worst_c || b == RP_LOCKSTRESS)
-					cat(others, sizeof(others), "%s%s: %s", others[0] ? "; " : "", who,
+					rtp_appendf(others, sizeof(others), "%s%s: %s", others[0] ? "; " : "", who,
 					    txt(r, sizeof(r), rtp_plot_str(v, "reason", "")));
 			}
 		}
 	}
 	for (ri = 0; ri < set->nfailed; ri++) {
 		nerror++;
-		cat(notm, sizeof(notm), "%s%s (no result document: the run failed)", notm[0] ? "; " : "",
+		rtp_appendf(notm, sizeof(notm), "%s%s (no result document: the run failed)", notm[0] ? "; " : "",
 		    txt(buf, 200, set->failed[ri]));
 	}
 	if (worst_c)
@@ -294,7 +281,7 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 				if (c != worst_c && b != worst_b && b != RP_LOCKSTRESS &&
 				    !json_is_true(json_object_get(c, "pass"))) {
 					criterion_text(b, c, r, sizeof(r));
-					cat(because, sizeof(because), "; %s", r);
+					rtp_appendf(because, sizeof(because), "; %s", r);
 					break;
 				}
 		}
@@ -357,17 +344,17 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 	{
 		char s[sizeof(a->line[0])] = "";
 
-		cat(s, sizeof(s), "Measured: %s.", measured[0] ? measured : "nothing");
+		rtp_appendf(s, sizeof(s), "Measured: %s.", measured[0] ? measured : "nothing");
 		if (notm[0])
-			cat(s, sizeof(s), " Not measured: %s.", notm);
+			rtp_appendf(s, sizeof(s), " Not measured: %s.", notm);
 		if (check) {
 			char f[400] = "";
 			const json_t *c;
 
 			json_array_foreach(json_object_get(json_object_get(check, "verdict"), "criteria"), i, c)
 				if (!strcmp(rtp_plot_str(c, "status", ""), "fail"))
-					cat(f, sizeof(f), "%s%s", f[0] ? ", " : "", txt(buf, 64, rtp_plot_str(c, "name", "?")));
-			cat(s, sizeof(s), f[0] ? " rtproof check failed: %s." : " rtproof check: no failed check%s.", f);
+					rtp_appendf(f, sizeof(f), "%s%s", f[0] ? ", " : "", txt(buf, 64, rtp_plot_str(c, "name", "?")));
+			rtp_appendf(s, sizeof(s), f[0] ? " rtproof check failed: %s." : " rtproof check: no failed check%s.", f);
 		}
 		rtp_plot_answer_add(a, "%s", s);
 	}

@@ -6,26 +6,11 @@
 
 #define ROWS 15		/* rows per document; the rest are in the document */
 
-/*
- * Text of a document (a comm is any task's own bytes) for the page: markup
- * characters as entities, control bytes as spaces, at most 64 bytes (a
- * comm is 15, an IRQ name a few dozen).
- */
+/* Text of a document (a comm is any task's own bytes) for the page: a comm
+ * is 15 bytes, an IRQ name a few dozen; more is cut and says so. */
 static void text(FILE *f, const char *s)
 {
-	size_t n;
-
-	for (n = 0; s && s[n] && n < 64; n++)
-		switch (s[n]) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		case '`': fputs("&#96;", f); break;
-		default:
-			fputc((unsigned char)s[n] < 0x20 || s[n] == 0x7f ? ' ' : s[n], f);
-		}
+	rtp_plot_html(f, s, 64);
 }
 
 static double num(const json_t *o, const char *key)

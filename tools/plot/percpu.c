@@ -15,22 +15,22 @@
 #include "plot.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct bucket {
-	double lo, hi, count;
-};
+#include "histmerge.h"
 
 struct block {
 	double start, count, max;	/* start from the run's start (s) */
 };
 
-static int cmp_bucket(const void *a, const void *b)
+/* A bucket edge or count of a document (integers by the schema): a
+ * negative or NaN one as 0, a huge one as UINT64_MAX, never a cast out of
+ * range. */
+static uint64_t u64(double v)
 {
-	const struct bucket *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
+	return !(v > 0) ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
 }
 
 static int cmp_block(const void *a, const void *b)
@@ -70,7 +70,7 @@ static int merge_hist(json_t *dst, json_t *const *ms, size_t n, double count, do
 {
 	static const char *const pn[] = { "50", "90", "99", "99.9", "99.99", "99.999" };
 	static const double pv[] = { 50, 90, 99, 99.9, 99.99, 99.999 };
-	struct bucket *b = NULL, *nb;
+	struct rtp_span *b = NULL, *nb;
 	size_t nbk = 0, cap = 0, i, k, out;
 	json_t *h = NULL, *arr, *pct;
 	double seen;
@@ -94,33 +94,20 @@ static int merge_hist(json_t *dst, json_t *const *ms, size_t n, double count, do
 					goto nomem;
 				b = nb;
 			}
-			b[nbk].lo = json_number_value(json_array_get(e, 0));
-			b[nbk].hi = json_number_value(json_array_get(e, 1));
-			b[nbk].count = json_number_value(json_array_get(e, 2));
+			b[nbk].lo = u64(json_number_value(json_array_get(e, 0)));
+			b[nbk].hi = u64(json_number_value(json_array_get(e, 1)));
+			b[nbk].count = u64(json_number_value(json_array_get(e, 2)));
 			nbk++;
 		}
 	}
 	if (!h)
 		goto nomem;
-	qsort(b, nbk, sizeof(*b), cmp_bucket);
-	/*
-	 * Equal buckets add.  A thread's coarse page (one bucket spanning its
-	 * power of two) overlaps the fine buckets of other threads in that
-	 * page: they become one bucket spanning them all, so that no value is
-	 * placed below its own upper edge.
-	 */
-	for (i = 0, out = 0; i < nbk; i++) {
-		if (out && b[i].lo <= b[out - 1].hi) {
-			b[out - 1].count += b[i].count;
-			if (b[i].hi > b[out - 1].hi)
-				b[out - 1].hi = b[i].hi;
-		} else {
-			b[out++] = b[i];
-		}
-	}
+	/* equal buckets add; a coarse page takes in the fine buckets inside it */
+	out = rtp_span_merge(b, nbk);
 	arr = json_array();
 	for (i = 0; arr && i < out; i++)
-		json_array_append_new(arr, json_pack("[fff]", b[i].lo, b[i].hi, b[i].count));
+		json_array_append_new(arr, json_pack("[fff]", (double)b[i].lo, (double)b[i].hi,
+						     (double)b[i].count));
 	json_object_set_new(h, "buckets", arr);
 	/* values known only to their power of two: every thread's, not the first's */
 	for (i = 0, seen = 0; i < n; i++) {
@@ -141,7 +128,7 @@ static int merge_hist(json_t *dst, json_t *const *ms, size_t n, double count, do
 		for (i = 0, seen = 0; i < out; i++) {
 			seen += b[i].count;
 			if (seen >= rank) {
-				v = b[i].hi < max ? b[i].hi : max;
+				v = (double)b[i].hi < max ? (double)b[i].hi : max;
 				break;
 			}
 		}

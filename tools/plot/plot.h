@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 
 /*
@@ -92,6 +93,14 @@ const char *rtp_plot_gnuplot(void);
  * cut.  Returns dst.
  */
 char *rtp_plot_text(char *dst, size_t len, const char *src);
+
+/*
+ * A document string as HTML text or a double-quoted attribute value (the
+ * report and its culprit table): markup characters as entities, control
+ * bytes as spaces; a string longer than max bytes is cut at a character
+ * boundary and says how many bytes it does not show.
+ */
+void rtp_plot_html(FILE *f, const char *s, size_t max);
 
 /* A document number as an integer: clamped to long long, NaN as 0 (a
  * plain cast of 1.7e308 is undefined behaviour). */

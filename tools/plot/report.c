@@ -29,26 +29,7 @@
  */
 static void esc(FILE *f, const char *s)
 {
-	size_t n = 0, len = s ? strlen(s) : 0, max = len;
-
-	if (len > ESC_MAX) {
-		max = ESC_MAX;
-		while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
-			max--;
-	}
-	for (; n < max; n++)
-		switch (s[n]) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		case '`': fputs("&#96;", f); break;
-		default:
-			fputc((unsigned char)s[n] < 0x20 || s[n] == 0x7f ? ' ' : s[n], f);
-		}
-	if (max < len)
-		fprintf(f, " [&hellip; %zu more bytes not shown]", len - max);
+	rtp_plot_html(f, s, ESC_MAX);
 }
 
 /* A class name from a document word (a verdict): the word when it is a

@@ -81,6 +81,30 @@ char *rtp_plot_text(char *dst, size_t len, const char *src)
 	return dst;
 }
 
+void rtp_plot_html(FILE *f, const char *s, size_t max)
+{
+	size_t n, len = s ? strlen(s) : 0, end = len;
+
+	if (len > max) {
+		end = max;
+		while (end && ((unsigned char)s[end] & 0xc0) == 0x80)
+			end--;
+	}
+	for (n = 0; n < end; n++)
+		switch (s[n]) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		case '`': fputs("&#96;", f); break;
+		default:
+			fputc((unsigned char)s[n] < 0x20 || s[n] == 0x7f ? ' ' : s[n], f);
+		}
+	if (end < len)
+		fprintf(f, " [&hellip; %zu more bytes not shown]", len - end);
+}
+
 long long rtp_plot_ll(double v)
 {
 	if (isnan(v))
