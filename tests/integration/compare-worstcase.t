@@ -21,11 +21,15 @@ sed -n '/^verdict/,$p' "$TMP/s.txt" | sed 's/^/# /'
 		and .episodes_new_above_base_max >= 12 and .p_holm < 0.05 and (.method | test("episode")))
 		and all(.rows[]; .cpu != 0 or .verdict != "worse")'
 ok $? "12 stalls of 50 ms on CPU 1: a regression of CPU 1's max, p and method in the row (exit $rc)"
+head -n 1 "$TMP/s.txt" | grep -q '^answer: FAIL: the new side (S.json) is worse than the base (I.json) in [0-9]* figure' &&
+	sed -n '2,/^$/p' "$TMP/s.txt" | grep -q '^  regression: cyclic wakeup_latency cpu 1 thread 1 max '
+ok $? "the answer first: FAIL and the regression above the tables ($(head -n 1 "$TMP/s.txt"))"
 
 rtproof-compare --json "$TMP/b.json" "$TMP/S.json" "$TMP/I.json" >"$TMP/b.txt" 2>&1
 rc=$?
-[ $rc -eq 0 ] && jq_ok "$TMP/b.json" 'any(.rows[]; .cpu == 1 and .figure == "max" and .verdict == "better")'
-ok $? "the stalled run as base: no regression, its max row is better for the new side (exit $rc)"
+[ $rc -eq 0 ] && jq_ok "$TMP/b.json" 'any(.rows[]; .cpu == 1 and .figure == "max" and .verdict == "better")' &&
+	head -n 1 "$TMP/b.txt" | grep -q '^answer: PASS: no figure of the new side (I.json) is'
+ok $? "the stalled run as base: no regression, its max row is better for the new side, the answer PASS first (exit $rc)"
 
 rtproof-compare -q "$TMP/I.json" "$TMP/J.json" >"$TMP/i.txt" 2>&1
 rc=$?

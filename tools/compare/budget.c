@@ -206,11 +206,12 @@ void budget_row(struct row *w, const struct pooled *b, const struct pooled *n, c
 			 b->duration_s, n->duration_s);
 	}
 	/* how long to bound the new side's rate below 1/h (none seen meanwhile) */
-	if (!kn)
+	if (!kn) {
+		w->decide_s = -log(c->alpha) * 3600;
 		snprintf(w->advice, sizeof(w->advice),
 			 "to bound spikes above %.1f us below 1/h at %.3g: %.1f h with none (this run: %.3g h, bound %.3g/h)",
 			 (double)bg->limit_ns / 1000, c->o->confidence, -log(c->alpha), hn, w->new_ci[1]);
-	else if ((w->v == V_UNDECIDED || w->v == V_SAME) && kb != kn) {
+	} else if ((w->v == V_UNDECIDED || w->v == V_SAME) && kb != kn) {
 		/* runs f times as long, at the rates seen: when would the test decide? */
 		double f;
 
@@ -223,10 +224,12 @@ void budget_row(struct row *w, const struct pooled *b, const struct pooled *n, c
 			if (pf <= c->alpha / 2)
 				break;
 		}
-		if (f <= 4096)
+		if (f <= 4096) {
+			w->decide_s = hn * f * 3600;
 			snprintf(w->advice, sizeof(w->advice),
 				 "at the rates seen, runs of %.3g h a side (%gx these) would decide at %.3g",
 				 hn * f, f, c->o->confidence);
+		}
 	}
 }
 

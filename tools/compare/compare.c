@@ -343,6 +343,58 @@ static int parse_fraction(const char *opt, const char *s, double *out, bool pct_
 	return 0;
 }
 
+/* The rows that make or may make the verdict, a line each. */
+static void verdict_rows(FILE *f, const struct side *sides, int nsides)
+{
+	size_t k;
+
+	for (k = 0; k < cmp_nrows; k++) {
+		char buf[512];
+
+		if (cmp_rows[k].v != V_WORSE && cmp_rows[k].v != V_UNDECIDED)
+			continue;
+		regression_text(&cmp_rows[k], sides, nsides, buf, sizeof(buf));
+		fprintf(f, "  %s: %s\n", cmp_rows[k].v == V_WORSE ? "regression" : "undecided", buf);
+	}
+}
+
+/*
+ * The answer first (docs/compare.md): the verdict in one sentence, the
+ * rows that make it, and the longest run a figure left open would need;
+ * the tables follow, the verdict line closes them as before.
+ */
+static void answer_text(FILE *f, const struct side *sides, int nsides, const char *status,
+			size_t nworse, size_t nund)
+{
+	const struct row *need = NULL;
+	char who[300];
+	size_t k;
+
+	if (nsides > 2)
+		snprintf(who, sizeof(who), "the new sides");
+	else
+		snprintf(who, sizeof(who), "the new side (%s)", sides[1].label);
+	if (nworse)
+		fprintf(f, "answer: FAIL: %s is worse than the base (%s) in %zu figure%s\n", who,
+			sides[0].label, nworse, nworse == 1 ? "" : "s");
+	else if (nund)
+		fprintf(f, "answer: %s: no figure of %s is confirmed worse than the base (%s); %zu undecided\n",
+			!strcmp(status, "pass") ? "PASS" : "INCONCLUSIVE", who, sides[0].label, nund);
+	else
+		fprintf(f, "answer: PASS: no figure of %s is worse than the base (%s)\n", who, sides[0].label);
+	verdict_rows(f, sides, nsides);
+	for (k = 0; k < cmp_nrows; k++)
+		if (cmp_rows[k].v != V_WORSE && cmp_rows[k].v != V_BETTER && cmp_rows[k].decide_s > 0 &&
+		    (!need || cmp_rows[k].decide_s > need->decide_s))
+			need = &cmp_rows[k];
+	if (need)
+		fprintf(f, "  still open: %s%s%s%s %s%s%s %s: %s\n", nsides > 2 ? "[" : "",
+			nsides > 2 ? sides[need->new_index + 1].label : "", nsides > 2 ? "] " : "",
+			need->bench, need->metric, *need->key ? " " : "", need->key, need->figure,
+			need->advice);
+	fputc('\n', f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -530,19 +582,13 @@ int main(int argc, char **argv)
 	if (o.json && write_json(o.json, sides, nsides, &c, status))
 		goto out;
 	if (!quiet) {
+		answer_text(stdout, sides, nsides, status, nworse, nund);
 		print_text(stdout, sides, nsides, &c);
 		cmp_culprits_text(stdout, sides, nsides);
 	}
 	printf("\nverdict: %s: %zu figures: %zu worse, %zu undecided, %zu better, %zu no significant difference, %zu not enough data\n",
 	       status, cmp_nrows, nworse, nund, nbetter, nsame, nned);
-	for (k = 0; k < cmp_nrows; k++) {
-		char buf[512];
-
-		if (cmp_rows[k].v != V_WORSE && cmp_rows[k].v != V_UNDECIDED)
-			continue;
-		regression_text(&cmp_rows[k], sides, nsides, buf, sizeof(buf));
-		printf("  %s: %s\n", cmp_rows[k].v == V_WORSE ? "regression" : "undecided", buf);
-	}
+	verdict_rows(stdout, sides, nsides);
 	ret = fail ? RTP_EXIT_FAIL : o.strict && nund ? RTP_EXIT_INCONCLUSIVE : RTP_EXIT_PASS;
 out:
 	for (s = 0; s < nsides; s++) {

@@ -83,6 +83,7 @@ struct row {
 	char method[160];
 	char note[200];
 	char advice[200];		/* how long a run would decide it */
+	double decide_s;		/* that length in seconds a side (0: none given) */
 	/* the max row's episode test */
 	int episodes_new, episodes_base;	/* above the other side's max */
 	double episode_s;

@@ -485,10 +485,12 @@ static void max_advice(struct row *w, const struct pooled *hi_side, size_t k, co
 	double need = ceil(log2(2 / c->alpha));
 	double rate = hi_side->duration_s > 0 ? (double)k / hi_side->duration_s : 0;
 
-	if (rate > 0)
+	if (rate > 0) {
+		w->decide_s = need / rate;
 		snprintf(w->advice, sizeof(w->advice),
 			 "to decide: %.0f episodes above the other side's max on the %s side; at %.3g per hour that takes runs of %.0f s a side",
 			 need, who, rate * 3600, need / rate);
+	}
 }
 
 void max_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c)
