@@ -115,6 +115,9 @@ jq -n '{ schema: "rtproof-suite/1", profile: { name: "latency", wakeup_budget_us
 "$REPORT" -q --text "$S" >"$TMP/s.txt" 2>/dev/null
 head -n 1 "$TMP/s.txt" | grep -q "^Overall: SUITABLE: suitable for latency in this run: cyclic's max wakeup_latency was 45.2 us, within the 100 us budget"
 ok $? "a budget met: suitable for latency, with the figure ($(head -n 1 "$TMP/s.txt"))"
+# 2 s with no miss: below -ln(0.05) / 2 s = 5.39e3 an hour; 1/h needs 3.0 h
+grep -q "^  How long: cyclic 2 s\. No budget missed in 2 s bounds misses below 5.39e+03 an hour (95 % confidence); fewer than one an hour needs 3.0 h a bench with none\.$" "$TMP/s.txt"
+ok $? "how long the run was against how long a confident answer needs ($(grep -m1 'How long' "$TMP/s.txt"))"
 
 # ---- a ladder: the trade, never "RT worse" over a 5x better worst case --
 # ladder DIR RT_MAX RT_P50 STOCK_MAX STOCK_P50: an RT base against stock-none

@@ -200,10 +200,26 @@ static void check_line(const json_t *check, unsigned figs, bool judged, struct r
 		       txt(name, sizeof(name), rtp_plot_str(c, "name", "?")), title, seen);
 }
 
+/*
+ * How long the runs were against how long a confident answer needs: no
+ * miss in T seconds bounds the rate of misses below -ln(0.05) / T at 95 %
+ * confidence (Poisson, none seen: the "rule of three"); fewer than one an
+ * hour needs -ln(0.05) = 3.0 hours with none.  The shortest run decides.
+ */
+static void run_length(struct rtp_plot_answer *a, const char *lasted, double tmin)
+{
+	const double k = -log(0.05);
+
+	rtp_plot_answer_add(a, "How long: %s. No budget missed in %.0f s bounds misses below %.3g an hour "
+			    "(95 %% confidence); fewer than one an hour needs %.1f h a bench with none.",
+			    lasted, tmin, k / tmin * 3600, k);
+}
+
 void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 {
 	char measured[1024] = "", notm[1024] = "", failed[512] = "", because[512] = "", within[512] = "";
-	char others[512] = "", buf[300], r[200];
+	char others[512] = "", lasted[300] = "", buf[300], r[200];
+	double tmin = INFINITY;
 	const json_t *profile = NULL, *check = NULL, *worst_c = NULL;
 	double worst_ratio = -1;
 	int worst_b = 0, nmeasured = 0, nfail = 0, nerror = 0;
@@ -254,6 +270,12 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 				} else if (json_is_true(json_object_get(c, "pass")) && !strstr(within, rtp_plot_bench_name[b])) {
 					criterion_text(b, c, r, sizeof(r));
 					rtp_appendf(within, sizeof(within), "%s%s", within[0] ? "; " : "", r);
+					if (num(d, "duration_s") > 0) {
+						rtp_appendf(lasted, sizeof(lasted), "%s%s %.0f s", lasted[0] ? ", " : "",
+							    who, num(d, "duration_s"));
+						if (num(d, "duration_s") < tmin)
+							tmin = num(d, "duration_s");
+					}
 				}
 			}
 			if (!strcmp(st, "fail")) {
@@ -335,6 +357,8 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 		}
 		if (others[0] && worst_c && profile)
 			rtp_plot_answer_add(a, "Also failed: %s.", others);
+		if (!worst_c && !nfail && isfinite(tmin))
+			run_length(a, lasted, tmin);
 		culprit(set, a);
 		if (check && (worst_c || !profile))
 			check_line(check, worst_c ? criterion_figs(worst_b, rtp_plot_str(worst_c, "name", "")) :
