@@ -3,6 +3,7 @@
 #include "driver.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "opt.h"
 #include "rt.h"
 #include "run.h"
+#include "strbuf.h"
 
 /* ---- the common options ---------------------------------------------------- */
 
@@ -508,6 +510,40 @@ static uint64_t explain_base(void *arg, int tid, const char *what)
 	return r->ops->explain_base(r, tid, what);
 }
 
+/*
+ * How long the run was against how long a confident answer needs
+ * (docs/driver.md): after a pass, the budgets with no miss (a max within
+ * its limit, no xrun).  No miss in T seconds bounds the rate of misses
+ * below -ln(0.05) / T at 95 % confidence (Poisson, none seen); fewer than
+ * one an hour needs -ln(0.05) = 3.0 hours with none.  A miss is an answer
+ * by itself: nothing is printed then.
+ */
+static void print_how_long(const struct rtp_run *r, const struct rtp_verdict *v)
+{
+	const double k = -log(0.05);
+	char what[256] = "";
+	int i, n = 0;
+
+	if (v->status != RTP_PASS || !(r->duration_s > 0))
+		return;
+	for (i = 0; i < v->ncriteria; i++) {
+		const struct rtp_criterion *c = &v->criteria[i];
+
+		if (!c->pass || !((!strncmp(c->name, "max ", 4) && !strcmp(c->op, "<=")) ||
+				  (!strcmp(c->name, "xruns") && !strcmp(c->op, "==") && c->limit == 0)))
+			continue;
+		if (c->limit == 0)
+			rtp_appendf(what, sizeof(what), "%sno %s", n++ ? ", " : "", c->name);
+		else
+			rtp_appendf(what, sizeof(what), "%s%s <= %.1f %s", n++ ? ", " : "", c->name, c->limit,
+				    c->unit);
+	}
+	if (!n)
+		return;
+	printf("how long: %s in %.1f s: at 95 %% confidence fewer than %.3g misses an hour; "
+	       "fewer than one an hour needs %.1f h with none\n", what, r->duration_s, k / r->duration_s * 3600, k);
+}
+
 static int measure(struct rtp_run *r)
 {
 	const struct rtp_bench_ops *ops = r->ops;
@@ -558,6 +594,8 @@ static int measure(struct rtp_run *r)
 	if (r->ex)
 		rtp_explain_print(r->ex, stdout);
 	printf("verdict: %s: %s\n", rtp_status_name(v.status), v.reason);
+	if (!r->co->quiet)
+		print_how_long(r, &v);
 	if (ops->outputs && ops->outputs(r))
 		v.status = RTP_ERROR;
 	if (r->have_json) {

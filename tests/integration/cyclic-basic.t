@@ -62,4 +62,14 @@ for t in "--timer timerfd" "-r" "--policy rr -p 50" "-N"; do
 	rtproof-cyclic -l 200 -i 500 -q $t --json "$TMP/t.json" >/dev/null 2>&1
 	check "$t: runs and records samples" jq_ok "$TMP/t.json" '.metrics[0].count == 200'
 done
+# A budget met: the "how long" line, -ln(0.05) / 1 s = 1.08e4 an hour
+# (1.0e4 to 1.2e4 for the 0.9 to 1.08 s a loaded host may stretch the run
+# to), 3.0 h for fewer than one; a 10 s budget no host stall reaches
+rtproof-cyclic -D 1s -i 1000 -t 1 -a 0 --max-latency 10s >"$TMP/h.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^how long: max wakeup_latency <= 10000000.0 us in 1\.[01] s: at 95 % confidence fewer than 1\.[01][0-9]*e+04 misses an hour; fewer than one an hour needs 3\.0 h with none$' "$TMP/h.txt"
+ok $? "a budget met: how long the run was against a confident answer (exit $rc: $(grep -m1 '^how long' "$TMP/h.txt"))"
+rtproof-cyclic -D 1s -i 1000 -t 1 -a 0 >"$TMP/h.txt" 2>&1
+! grep -q '^how long' "$TMP/h.txt"
+ok $? "no budget: no how-long line"
 done_testing

@@ -16,5 +16,6 @@ drop sh -c 'ulimit -r 0 2>/dev/null; exec "$0" "$@"' "$RTPROOF_BIN/rtproof-locks
 	--kind mutex --threads 2 -D 200ms --attempt-timeout 50ms --no-mlockall -q --json "$TMP/o.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc -eq 0 ]; ok $? "SCHED_OTHER scenarios run unprivileged (exit $rc)"
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/err" "$TMP/out" | head -n 20
 check "with results" jq_ok "$TMP/o.json" '.scenarios.contention.cases[0].acquisitions > 0 and (.scenarios["rwlock-recursion"].facts | length) > 0'
 done_testing
