@@ -342,6 +342,10 @@ bench-driver: all
 BENCH_COMPARE_PAIRS ?= 200
 bench-compare: all $(BIN)/rtp-mkdoc
 	tools/compare/bench-compare.sh $(abspath $(BIN)) $(BENCH_COMPARE_PAIRS)
+# The same on this host's own runs: idle pairs (false alarms) and pairs
+# beside a FIFO 99 spinner (power); about 10 minutes (docs/compare.md).
+bench-compare-host: all $(BIN)/rtp-spin
+	RTPROOF_BIN=$(abspath $(BIN)) benchmarks/bench-compare-host
 
 # ---- the main job --------------------------------------------------------
 DURATION ?= 30s
@@ -400,7 +404,7 @@ clean:
 
 -include kernel/kernel.mk
 
-.PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check sanitizers bench bench-hist bench-compare \
+.PHONY: all unit fuzz fuzz-all fuzz-replay integration hdr-check test tsan-check sanitizers bench bench-hist bench-compare bench-compare-host \
 	deps deps-auto check-quick test-build unit-bins fuzz-bins tsan-bins \
 	bench-cyclic bench-driver bench-scale bench-signals bench-soak run man lava install clean
 

@@ -245,6 +245,12 @@ static void audio_summary(struct rtp_run *run, const struct rtp_verdict *v)
 			       s->min_margin_ns == UINT64_MAX ? "-" : b, d);
 		}
 	}
+	if (!r->o.sweep) {	/* a sweep's work is the last step's: no one buffer fits it */
+		struct audio_advice adv;
+
+		audio_advise(c, &adv);
+		audio_advice_print(&adv, c->cfg.rate, secs);
+	}
 }
 
 /* ---- result document ---------------------------------------------------- */
@@ -386,6 +392,12 @@ static void audio_json_events(struct rtp_run *run, struct rtp_json *j)
 	}
 	rtp_json_end_array(j);
 	rtp_json_bool(j, "xrun_list_truncated", (uint64_t)c->nxrun < c->xruns + c->suspends);
+	if (!o->sweep) {
+		struct audio_advice adv;
+
+		audio_advise(c, &adv);
+		audio_advice_json(&adv, j);
+	}
 	rtp_json_uint(j, "unreported_slack_ns", c->unreported_slack_ns);
 	rtp_json_uint(j, "merge_window_ns", c->merge_window_ns);
 	if (c->ops->events)

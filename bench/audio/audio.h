@@ -392,6 +392,28 @@ void audio_shape(char *buf, size_t len, const struct audio_config *cfg);
 /* " (a, b)": the clients named for other-client xruns, each once, the first three; or "". */
 void audio_culprits(const struct audio_ctx *c, char *buf, size_t len);
 
+/*
+ * Buffer-size advice (advice.c, docs/audio.md): a model estimate, not a
+ * measurement.  The worst cycle is taken as the worst wake-up lateness
+ * plus the longest work, as if in one cycle; lateness is assumed not to
+ * depend on the period, and work to grow with the period's frames (never
+ * below what was measured).  A buffer of n periods of P frames fits when
+ * (n - 1) periods, the audio still queued at a wake-up, last longer than
+ * that.  The advice is the smallest such buffer (P a power of two from 16
+ * to 4096 frames, n from 2 to 4; the larger room on a tie); valid is false
+ * with nothing measured, or on a server backend (no periods).
+ */
+struct audio_advice {
+	bool valid, found;
+	unsigned period, periods;	/* frames, count (found) */
+	uint64_t buffer_ns, room_ns;	/* n x P, (n - 1) x P (found) */
+	uint64_t need_ns;		/* the worst cycle at that period (found) */
+	uint64_t late_ns, work_ns;	/* the measured worst of each */
+};
+void audio_advise(const struct audio_ctx *c, struct audio_advice *a);
+void audio_advice_print(const struct audio_advice *a, unsigned rate, double secs);
+void audio_advice_json(const struct audio_advice *a, struct rtp_json *j);
+
 /* The whole program; returns its exit code. */
 int audio_main(int argc, char **argv);
 

@@ -72,9 +72,14 @@ enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f)
 		/* The wake-up itself was past what the buffer absorbs. */
 		if (f->lateness_ns >= f->slack_ns)
 			return AUDIO_CAUSE_LATE_WAKEUP;
-		/* In time, but the work outlasted the audio still queued. */
+		/*
+		 * In time, but the work outlasted the audio still queued: the
+		 * larger share of the slack is to blame, the wake-up's lateness
+		 * or the work (a wake-up that left 30 us, then 40 us of work,
+		 * is a late wake-up).
+		 */
 		if (f->work_ns >= f->margin_ns)
-			return AUDIO_CAUSE_WORK;
+			return f->lateness_ns >= f->work_ns ? AUDIO_CAUSE_LATE_WAKEUP : AUDIO_CAUSE_WORK;
 		return AUDIO_CAUSE_DEVICE;
 	}
 	/* Found by the wake-up: was the thread still working when the audio ran out? */

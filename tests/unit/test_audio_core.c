@@ -248,6 +248,12 @@ static void test_xrun_cause(void)
 		  "1.4 ms late against 1.33 ms of slack: the wake-up" },
 		{ { .by_write = true, .lateness_ns = 1333334, .slack_ns = 1333334, .margin_ns = 0,
 		    .work_ns = 0 }, AUDIO_CAUSE_LATE_WAKEUP, "late by exactly the slack: the wake-up" },
+		{ { .by_write = true, .lateness_ns = 1300000, .slack_ns = 1333334, .margin_ns = 33334,
+		    .work_ns = 40000 }, AUDIO_CAUSE_LATE_WAKEUP,
+		  "1.3 ms late, then 40 us of work against the 33 us left: the wake-up, the larger share" },
+		{ { .by_write = true, .lateness_ns = 600000, .slack_ns = 1333334, .margin_ns = 733334,
+		    .work_ns = 750000 }, AUDIO_CAUSE_WORK,
+		  "0.6 ms late, then 0.75 ms of work against the 0.73 ms left: the work, the larger share" },
 		{ { .by_write = true, .lateness_ns = 500000, .slack_ns = 1333334, .margin_ns = 833334,
 		    .work_ns = 100000 }, AUDIO_CAUSE_DEVICE,
 		  "in time, 0.1 ms of work against 0.83 ms of margin: the device" },
@@ -543,8 +549,60 @@ static void test_jack_log(void)
 	   "control bytes in a name are not passed to the terminal");
 }
 
+/* Buffer-size advice: constructed worst cycles with a known smallest fit. */
+static void advise(unsigned period, unsigned periods, uint64_t late, uint64_t work, struct audio_advice *a)
+{
+	static struct audio_ctx c;	/* large */
+
+	memset(&c, 0, sizeof(c));
+	c.cfg.rate = 48000;
+	c.cfg.period = period;
+	c.cfg.periods = periods;
+	rtp_hist_init(&c.lateness);
+	rtp_hist_init(&c.work);
+	if (late)
+		rtp_hist_record(&c.lateness, late);
+	if (work)
+		rtp_hist_record(&c.work, work);
+	audio_advise(&c, a);
+}
+
+static void test_advice(void)
+{
+	struct audio_advice a;
+
+	/* 1.128 ms + 2.8 us: 16 x 4 leaves 1.0 ms, 32 x 2 0.667 ms; 32 x 3 leaves 1.333 ms */
+	advise(64, 2, 1128000, 2800, &a);
+	ok(a.valid && a.found && a.period == 32 && a.periods == 3 && a.need_ns == 1130800 &&
+	   a.room_ns == 1333334 && a.buffer_ns == 2000000,
+	   "1.128 ms late + 2.8 us of work: 32 x 3 (got %u x %u, need %llu ns, room %llu ns)", a.period,
+	   a.periods, (unsigned long long)a.need_ns, (unsigned long long)a.room_ns);
+	/* 2.727 ms + 29.3 us at 64: 128 x 2 leaves 2.667 ms; 64 x 4 leaves 4 ms */
+	advise(64, 2, 2727000, 29300, &a);
+	ok(a.found && a.period == 64 && a.periods == 4, "2.727 ms late: 64 x 4 (got %u x %u)", a.period,
+	   a.periods);
+	/* work grows with the period: 0.3 ms at 16 frames is 0.6 ms at 32;
+	 * 1.2 + 0.6 ms: 32 x 3 (1.333 ms) is short, 32 x 4 (2 ms) fits */
+	advise(16, 2, 1200000, 300000, &a);
+	ok(a.found && a.period == 32 && a.periods == 4 && a.need_ns == 1800000,
+	   "work scales with the period: 32 x 4, need 1.8 ms (got %u x %u, need %llu ns)", a.period,
+	   a.periods, (unsigned long long)a.need_ns);
+	/* and never below what was measured: 1 ms of work at 64 frames stays 1 ms at 32 */
+	advise(64, 2, 100000, 1000000, &a);
+	ok(a.found && a.period == 32 && a.periods == 3 && a.need_ns == 1100000,
+	   "work kept at a smaller period: 32 x 3, need 1.1 ms (got %u x %u, need %llu ns)", a.period,
+	   a.periods, (unsigned long long)a.need_ns);
+	advise(64, 2, 300000000, 0, &a);
+	ok(a.valid && !a.found, "300 ms late: no buffer up to 4096 x 4 fits");
+	advise(256, 0, 1000, 0, &a);
+	ok(!a.valid, "a server backend (no periods): no advice");
+	advise(64, 2, 0, 0, &a);
+	ok(!a.valid, "nothing measured: no advice");
+}
+
 int main(void)
 {
+	test_advice();
 	test_jack_log();
 	test_conversions();
 	test_vdev();
