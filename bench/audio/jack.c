@@ -124,7 +124,6 @@ struct jack_dev {
 	jack_nframes_t last_frame;
 	bool have_prev;
 	jack_time_t prev_end_us;	/* the previous call's end */
-	enum audio_xrun_cause prev_cause;	/* its cause, when it overran */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t cycle_errors;		/* jack_get_cycle_times() failed */
 	uint64_t ov_seq;		/* atomic: overruns written */
@@ -251,9 +250,8 @@ static int jack_process(jack_nframes_t n, void *arg)
 	/*
 	 * Was the previous call still working when the first cycle of this
 	 * call (the first missed one, if any) began?  Then any lateness here is
-	 * this client's own backlog, with the cause of the call that overran.
-	 * If not, cycles missed are a wake-up that many cycles late (its
-	 * deadline long gone).
+	 * this client's own backlog.  If not, cycles missed are a wake-up that
+	 * many cycles late (its deadline long gone).
 	 */
 	backlog = d->have_prev && d->prev_end_us > cur - skipped * period_us;
 	woken_late = skipped && !backlog;
@@ -289,18 +287,14 @@ static int jack_process(jack_nframes_t n, void *arg)
 		 * The ALSA rule (audio_xrun_cause): woken past the deadline, or
 		 * late by more than the work took (a wake-up that left a
 		 * microsecond, then a microsecond of work), the wake-up; else
-		 * the work outlasted the margin.  In a backlog (the previous call
-		 * still running when this cycle began) a call whose own work
-		 * outlasts its wait keeps it going: the work (a DSP load past
-		 * the period); else it has the cause of the call that overran
-		 * (after a stall the calls that catch up are late, not busy).
+		 * the work outlasted the margin.  Its own backlog (the previous
+		 * call still running when this cycle began) is the work.
 		 */
 		if (backlog)
-			o->cause = work >= lat ? AUDIO_CAUSE_WORK : d->prev_cause;
+			o->cause = AUDIO_CAUSE_WORK;
 		else
 			o->cause = now >= next || woken_late || lat >= work ? AUDIO_CAUSE_LATE_WAKEUP :
 				   AUDIO_CAUSE_WORK;
-		d->prev_cause = o->cause;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
 	return 0;

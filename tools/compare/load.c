@@ -205,6 +205,15 @@ bool cmp_is_ladder(const char *path)
 	return ladder;
 }
 
+/* A label from a path or a directory entry (anyone's bytes): printed, so
+ * control characters become '?' (no terminal escape reaches the screen). */
+static void label_clean(char *l)
+{
+	for (; *l; l++)
+		if ((unsigned char)*l < 0x20 || *l == 0x7f)
+			*l = '?';
+}
+
 static void side_label(struct side *s, const char *name)
 {
 	const char *b = strrchr(name, '/');
@@ -217,6 +226,7 @@ static void side_label(struct side *s, const char *name)
 		tmp[--l] = 0;
 	b = strrchr(tmp, '/');
 	snprintf(s->label, sizeof(s->label), "%s", b ? b + 1 : tmp);
+	label_clean(s->label);
 }
 
 /* "a,b,c": several runs of one side (a path that exists is taken whole). */
@@ -315,6 +325,7 @@ int cmp_load_ladder(struct side *sides, int *nsides, const char *dir)
 
 			g = ord[o];
 			snprintf(s->label, sizeof(s->label), "%s", groups[g]);
+			label_clean(s->label);
 			snprintf(s->path, sizeof(s->path), "%s/%s", dir, groups[g]);
 			for (i = 0; i < n && !ret; i++) {
 				char base[128], *p, path[PATH_MAX];
