@@ -3,7 +3,6 @@
 #include "driver.h"
 
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -512,15 +511,12 @@ static uint64_t explain_base(void *arg, int tid, const char *what)
 
 /*
  * How long the run was against how long a confident answer needs
- * (docs/driver.md): after a pass, the budgets with no miss (a max within
- * its limit, no xrun).  No miss in T seconds bounds the rate of misses
- * below -ln(0.05) / T at 95 % confidence (Poisson, none seen); fewer than
- * one an hour needs -ln(0.05) = 3.0 hours with none.  A miss is an answer
- * by itself: nothing is printed then.
+ * (docs/driver.md, rtp_none_seen_rate_h in verdict.h): after a pass, the
+ * budgets with no miss (a max within its limit, no xrun).  A miss is an
+ * answer by itself: nothing is printed then.
  */
 static void print_how_long(const struct rtp_run *r, const struct rtp_verdict *v)
 {
-	const double k = -log(0.05);
 	char what[256] = "";
 	int i, n = 0;
 
@@ -541,7 +537,8 @@ static void print_how_long(const struct rtp_run *r, const struct rtp_verdict *v)
 	if (!n)
 		return;
 	printf("how long: %s in %.1f s: at 95 %% confidence fewer than %.3g misses an hour; "
-	       "fewer than one an hour needs %.1f h with none\n", what, r->duration_s, k / r->duration_s * 3600, k);
+	       "fewer than one an hour needs %.1f h with none\n", what, r->duration_s,
+	       rtp_none_seen_rate_h(r->duration_s), rtp_none_seen_h());
 }
 
 static int measure(struct rtp_run *r)

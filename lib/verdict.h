@@ -2,6 +2,7 @@
 #ifndef RTP_VERDICT_H
 #define RTP_VERDICT_H
 
+#include <math.h>
 #include <stdbool.h>
 
 /* Exit codes shared by every program. */
@@ -45,5 +46,22 @@ void rtp_verdict_check(struct rtp_verdict *v, const char *name, const char *op,
 /* A run that had no budget to meet: a pass becomes RTP_FIGURES (a
  * failed check, a skip or an error stays what it is). */
 void rtp_verdict_figures_only(struct rtp_verdict *v);
+
+/*
+ * How long a run is against how long a confident answer needs (the "how
+ * long" lines of the benches and the report): no miss in T seconds bounds
+ * the rate of misses below rtp_none_seen_rate_h(T) an hour at 95 %
+ * confidence (Poisson, none seen: -ln(0.05) / T); fewer than one an hour
+ * needs rtp_none_seen_h() = 3.0 hours with none.
+ */
+static inline double rtp_none_seen_h(void)
+{
+	return -log(0.05);
+}
+
+static inline double rtp_none_seen_rate_h(double secs)
+{
+	return rtp_none_seen_h() / secs * 3600;
+}
 
 #endif /* RTP_VERDICT_H */

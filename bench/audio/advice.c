@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "run.h"
+#include "verdict.h"
 
 void audio_advise(const struct audio_ctx *c, struct audio_advice *a)
 {
@@ -58,7 +59,7 @@ void audio_advice_print(const struct audio_advice *a, unsigned rate, double secs
 	       "smallest buffer this run's worst cycle fits: %s of room for %s (wake-up lateness %s + work %s, "
 	       "as if in one cycle; lateness taken as independent of the period, work as growing with it). "
 	       "One %.1f s run cannot show fewer than one xrun an hour: that needs %.1f h with none.\n",
-	       a->period, a->periods, buf, rate / 1e3, room, need, late, work, secs, -log(0.05));
+	       a->period, a->periods, buf, rate / 1e3, room, need, late, work, secs, rtp_none_seen_h());
 }
 
 void audio_advice_json(const struct audio_advice *a, struct rtp_json *j)

@@ -10,6 +10,7 @@
  */
 #include "plot.h"
 #include "strbuf.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -208,11 +209,9 @@ static void check_line(const json_t *check, unsigned figs, bool judged, struct r
  */
 static void run_length(struct rtp_plot_answer *a, const char *lasted, double tmin)
 {
-	const double k = -log(0.05);
-
 	rtp_plot_answer_add(a, "How long: %s. No budget missed in %.0f s bounds misses below %.3g an hour "
 			    "(95 %% confidence); fewer than one an hour needs %.1f h a bench with none.",
-			    lasted, tmin, k / tmin * 3600, k);
+			    lasted, tmin, rtp_none_seen_rate_h(tmin), rtp_none_seen_h());
 }
 
 void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
