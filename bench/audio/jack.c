@@ -124,6 +124,7 @@ struct jack_dev {
 	jack_nframes_t last_frame;
 	bool have_prev;
 	jack_time_t prev_end_us;	/* the previous call's end */
+	enum audio_xrun_cause prev_cause;	/* why the previous call overran (else work) */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t cycle_errors;		/* jack_get_cycle_times() failed */
 	uint64_t ov_seq;		/* atomic: overruns written */
@@ -212,6 +213,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	uint64_t mono = rtp_now_ns(CLOCK_MONOTONIC);	/* the series' time axis only */
 	uint64_t lat, margin, work, units, skipped = 0;
 	bool woken_late, backlog;
+	enum audio_xrun_cause backlog_cause;
 	const jack_time_t period_us = audio_frames_ns(n, c->cfg.rate) / 1000;
 	struct audio_step *s;
 	float per;
@@ -254,6 +256,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	 * many cycles late (its deadline long gone).
 	 */
 	backlog = d->have_prev && d->prev_end_us > cur - skipped * period_us;
+	backlog_cause = d->prev_cause;
 	woken_late = skipped && !backlog;
 	if (woken_late) {
 		lat += skipped * audio_frames_ns(n, c->cfg.rate);
@@ -261,6 +264,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	}
 	d->have_prev = true;
 	d->prev_end_us = end;
+	d->prev_cause = AUDIO_CAUSE_WORK;
 	if (__builtin_expect(lat > c->run->explain_ns, 0))
 		rtp_explain_note(c->run->ex, -1, 0, mono > lat ? mono - lat : 0, mono, "lateness");
 	rtp_hist_record_at(&c->lateness, lat, mono);
@@ -288,13 +292,17 @@ static int jack_process(jack_nframes_t n, void *arg)
 		 * late by more than the work took (a wake-up that left a
 		 * microsecond, then a microsecond of work), the wake-up; else
 		 * the work outlasted the margin.  Its own backlog (the previous
-		 * call still running when this cycle began) is the work.
+		 * call still running when this cycle began) has the previous
+		 * call's cause: the work if that call's work outlasted its
+		 * margin, the wake-up if it was itself woken late (by another
+		 * client ahead of it in the graph, or a stall) and ran over for it.
 		 */
 		if (backlog)
-			o->cause = AUDIO_CAUSE_WORK;
+			o->cause = backlog_cause;
 		else
 			o->cause = now >= next || woken_late || lat >= work ? AUDIO_CAUSE_LATE_WAKEUP :
 				   AUDIO_CAUSE_WORK;
+		d->prev_cause = o->cause;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
 	return 0;
