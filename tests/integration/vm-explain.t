@@ -75,7 +75,7 @@ if command -v hackbench >/dev/null; then
 	# short rounds: their forks and exits are where a stock kernel holds the CPU longest
 	(while [ ! -e /tmp/hb.stop ]; do hackbench -g 4 -l 200 >/dev/null 2>&1; done) &
 	hl=$!
-	sleep 1
+	sleep 0.3
 	rtproof-cyclic -q -p 80 -i 1000 -D 2s -a 0 --explain=20us --json /res/hb.json >/res/hb.txt 2>&1 &
 	cy=$!
 	# the load stops with the measurement: the after-run read then has the CPU to itself
@@ -99,8 +99,8 @@ fi
 	cat /res/io.tmp >/dev/null
 done) &
 il=$!
-sleep 0.5
-rtproof-cyclic -q -p 10 -i 1000 -D 2s -a 0 --explain=10us --json /res/io.json >/res/io.txt 2>&1
+sleep 0.3
+rtproof-cyclic -q -p 10 -i 1000 -D 1s -a 0 --explain=10us --json /res/io.json >/res/io.txt 2>&1
 touch /tmp/io.stop
 wait $il
 rm -f /res/io.tmp
