@@ -125,6 +125,7 @@ struct jack_dev {
 	bool have_prev;
 	jack_time_t prev_end_us;	/* the previous call's end */
 	enum audio_xrun_cause prev_cause;	/* why the previous call overran (else work) */
+	uint64_t prev_work_ns;		/* how long the previous call worked */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t cycle_errors;		/* jack_get_cycle_times() failed */
 	uint64_t ov_seq;		/* atomic: overruns written */
@@ -256,7 +257,14 @@ static int jack_process(jack_nframes_t n, void *arg)
 	 * many cycles late (its deadline long gone).
 	 */
 	backlog = d->have_prev && d->prev_end_us > cur - skipped * period_us;
-	backlog_cause = d->prev_cause;
+	/*
+	 * A backlog is the work when the previous call worked half a cycle or
+	 * more (such work cannot drain one, whatever began it: 100 % DSP
+	 * after a host stall); else it has that call's own cause (woken late
+	 * behind a slow client or a stall, it ran over for that).
+	 */
+	backlog_cause = 2 * d->prev_work_ns >= audio_frames_ns(n, c->cfg.rate) ? AUDIO_CAUSE_WORK :
+			d->prev_cause;
 	woken_late = skipped && !backlog;
 	if (woken_late) {
 		lat += skipped * audio_frames_ns(n, c->cfg.rate);
@@ -265,6 +273,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	d->have_prev = true;
 	d->prev_end_us = end;
 	d->prev_cause = AUDIO_CAUSE_WORK;
+	d->prev_work_ns = work;
 	if (__builtin_expect(lat > c->run->explain_ns, 0))
 		rtp_explain_note(c->run->ex, -1, 0, mono > lat ? mono - lat : 0, mono, "lateness");
 	rtp_hist_record_at(&c->lateness, lat, mono);
@@ -292,10 +301,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 		 * late by more than the work took (a wake-up that left a
 		 * microsecond, then a microsecond of work), the wake-up; else
 		 * the work outlasted the margin.  Its own backlog (the previous
-		 * call still running when this cycle began) has the previous
-		 * call's cause: the work if that call's work outlasted its
-		 * margin, the wake-up if it was itself woken late (by another
-		 * client ahead of it in the graph, or a stall) and ran over for it.
+		 * call still running when this cycle began): backlog_cause.
 		 */
 		if (backlog)
 			o->cause = backlog_cause;
