@@ -179,8 +179,10 @@ $(BIN)/rtp-%: $(O)/tests/tools/rtp-%.o $(LIBA)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(RTP_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Two at a time: the unit tests mostly sleep (test_lockstress_clock waits
+# 7 s of timed lock waits), their CPU is a tenth of their wall time.
 unit: $(UNIT_BINS)
-	$(Q)prove -e '' $(if $(V),-v) $(UNIT_BINS)
+	$(Q)prove -e '' -j2 $(if $(V),-v) $(UNIT_BINS)
 
 # ---- fuzz targets: libFuzzer entry points, replayed over the corpus ----
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
@@ -300,7 +302,7 @@ sanitizers:
 check-quick: all hdr-check $(TOOL_BINS)
 	$(Q)$(MAKE) --no-print-directory unit fuzz-replay
 	$(Q)RTPROOF_BIN=$(abspath $(BIN)) tests/run --quick -j $(TEST_JOBS) $(INTEG)
-test-build: all hdr-check $(TOOL_BINS) $(if $(shell command -v help2man),$(MANS))
+test-build: all hdr-check $(TOOL_BINS) $(UNIT_BINS) $(FUZZ_BINS) $(if $(shell command -v help2man),$(MANS))
 unit-bins: $(UNIT_BINS)
 fuzz-bins: $(FUZZ_BINS)
 tsan-bins: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))

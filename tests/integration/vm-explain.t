@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest uses=module
+# rtproof-test: phase=guest
 # --explain, planted truth in the guest on the stock and the RT kernel
 # (icount, one vCPU: the reader swaps once and reads after the run):
 #  - cyclic beside a FIFO 99 spinner (rtp-spin, 2 ms every 100 ms): every

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest uses=module
+# rtproof-test: phase=guest
 # The module's read() API in the guest (issue 13 items 8-11), on one kernel
 # of each generation (RTPROOF_VM_KERNELS, default "stock-6.1 rt-6.12"):
 # two blocking readers on one file never see EOF and share the records; a

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest uses=module
+# rtproof-test: phase=guest
 # rtproof_irqlat.ko and rtproof-irqlat in the guest, on the stock and the RT
 # kernel (icount: the figures repeat): the module builds against each
 # kernel's headers, loads, hands out records whose stages are ordered
@@ -121,10 +121,9 @@ fig() { # fig FILE METRIC: "p50/p99/max us"
 for k in stock rt; do
 	b0=$(date +%s)
 	# a clean make: nothing from an enclosing make (CC=, CFLAGS=, -j) reaches kbuild
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k \
-		>"$TMP/build-$k.log" 2>&1
+	vm_kmake $k >"$TMP/build-$k.log" 2>&1
 	rc=$?
-	ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s -C "$RTPROOF_ROOT/kernel/module" KERNEL=$k print-ko 2>/dev/null)
+	ko=$(vm_kmake $k -s print-ko 2>/dev/null)
 	ok $rc "$k: rtproof_irqlat.ko builds against the kernel's headers ($(( $(date +%s) - b0 ))s)"
 	if [ $rc -ne 0 ] || [ ! -f "$ko" ]; then
 		sed 's/^/# /' "$TMP/build-$k.log" | tail -n 15

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest uses=module
+# rtproof-test: phase=guest
 # rtproof vm reads the guest's whole kernel log (issue 13 item 7): a real
 # kernel warning planted in the guest (rtproof_irqlat.ko's plant_warning
 # parameter raises WARN(): a KERN_WARNING "WARNING:" line and a call trace,
@@ -14,7 +14,7 @@ k=${RTPROOF_VM_KERNEL:-stock-6.1}
 command -v make >/dev/null || skip_all "make not installed"
 vm_fetch "$k"
 [ -d "$("$KERNEL" path "$k")/headers/" ] || skip_all "no kernel headers for $k in the cache (rtproof kernel fetch $k)"
-mk=(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL="$k")
+mk=(vm_kmake "$k")
 "${mk[@]}" >"$TMP/build.log" 2>&1 || { sed 's/^/# /' "$TMP/build.log" | tail -n 15; ok 1 "rtproof_irqlat.ko builds for $k"; done_testing; exit; }
 mkdir -p "$TMP/add" && cp "$("${mk[@]}" -s print-ko)" "$TMP/add/rtproof_irqlat.ko" && chmod +x "$TMP/add/rtproof_irqlat.ko"
 cat >"$TMP/plant.sh" <<'EOF2'

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest uses=module
+# rtproof-test: phase=guest
 # rtproof_irqlat.ko misused in the guest (docs/reliability.md), dmesg checked
 # after each step for a WARNING, BUG, Oops or Call Trace:
 #  - a second opener at once (EBUSY), and two readers sharing one open file;
@@ -18,10 +18,9 @@ command -v make >/dev/null || skip_all "make not installed"
 vm_fetch stock
 [ -d "$("$KERNEL" path stock)/headers/" ] || skip_all "no kernel headers for stock in the cache (rtproof kernel fetch stock)"
 
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL=stock \
-	>"$TMP/build.log" 2>&1
+vm_kmake stock >"$TMP/build.log" 2>&1
 rc=$?
-ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s -C "$RTPROOF_ROOT/kernel/module" KERNEL=stock print-ko 2>/dev/null)
+ko=$(vm_kmake stock -s print-ko 2>/dev/null)
 ok $rc "rtproof_irqlat.ko builds for stock"
 [ -f "$ko" ]
 ok $? "make print-ko names the module file ($ko)"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# rtproof-test: phase=guest uses=module
+# rtproof-test: phase=guest
 # State left behind (docs/security.md), in the guest, where tracefs
 # and the module are real: rtproof-cyclic --explain and rtproof-irqlat
 # --source module --delay 300 are killed by SIGKILL in the middle of their

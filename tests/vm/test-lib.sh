@@ -32,16 +32,26 @@ vm_fetch() {
 	exit 1
 }
 
+# vm_kmake KERNEL [ARG...]: make in kernel/module for KERNEL, clean of any
+# enclosing make (no CC=, CFLAGS= or -j reaches kbuild), one build at a time
+# (a lock in build/module: two builds for one release share its directory).
+# Only the build is locked, not the test: the tests that build the module
+# run beside each other.
+vm_kmake() {
+	_k=$1
+	shift
+	mkdir -p "$RTPROOF_ROOT/build/module" &&
+		flock "$RTPROOF_ROOT/build/module/.build.lock" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+			make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" KERNEL="$_k" "$@"
+}
+
 # vm_module KERNEL DIR: builds rtproof_irqlat.ko for KERNEL (kernel/module,
 # its build directory cached per release) and puts it in DIR, executable for
 # --add; prints its path.  A failed build: its log in $TMP/build-KERNEL.log,
 # exit 1.
 vm_module() {
-	mkdir -p "$2" &&
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$RTPROOF_ROOT/kernel/module" \
-			KERNEL="$1" >"$TMP/build-$1.log" 2>&1 || return 1
-	_ko=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
-		-C "$RTPROOF_ROOT/kernel/module" KERNEL="$1" print-ko 2>/dev/null | tail -n 1)
+	mkdir -p "$2" && vm_kmake "$1" >"$TMP/build-$1.log" 2>&1 || return 1
+	_ko=$(vm_kmake "$1" -s print-ko 2>/dev/null | tail -n 1)
 	cp "$_ko" "$2/" && chmod +x "$2/rtproof_irqlat.ko" && echo "$2/rtproof_irqlat.ko"
 }
 
