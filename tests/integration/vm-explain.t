@@ -26,10 +26,9 @@
 #    rtp-spin, 1.1 ms every 50 ms), cyclic --explain=20us: every outlier
 #    counted once (attributed + not_explained_by = outliers), >= 95 %
 #    attributed to a culprit, and the run's culprit table (by_culprit)
-#    names the hog (its pid, FIFO 99, user), on the stock kernel hackbench
-#    too (on PREEMPT_RT a SCHED_OTHER task cannot hold off a FIFO 80
-#    thread), and on PREEMPT_RT no time is charged to a softirq vector
-#    (the thread that ran it has it);
+#    names the hog (its pid, FIFO 99, user; hackbench's own rows, a
+#    couple of windows a run on stock, are printed), and on PREEMPT_RT no
+#    time is charged to a softirq vector (the thread that ran it has it);
 #  - an IRQ-heavy load (9p I/O: the virtio IRQ) beside cyclic at FIFO 10:
 #    on PREEMPT_RT the culprit table names the IRQ's thread irq/N-virtio...
 #    as a kernel thread at FIFO 50 (its handler runs there), on the stock
@@ -180,13 +179,13 @@ for k in $KERNELS; do
 			and $e.attributed + ($e.not_explained_by | add) == $e.outliers
 			and $e.explained + $e.not_explained == $e.outliers'
 		ok $? "$k: hackbench: every outlier counted once ($(jq -c '.events.explain | {outliers, attributed, not_explained_by}' "$d/hb.json" 2>/dev/null))"
-		hbneed=true
-		[ "$k" = rt ] && hbneed=false
 		jq_ok "$d/hb.json" 'any(.events.explain.by_culprit[]; .name == "qz-hog" and .pid == '"${hp:-0}"'
-				and .policy == "FIFO" and .prio == 99 and .kthread == false and .attributed >= 10)
-			and (('$hbneed' | not) or any(.events.explain.by_culprit[]; .name == "hackbench" and .kind == "task"
-				and .attributed >= 1))'
-		ok $? "$k: hackbench: the culprit table names qz-hog[$hp] (FIFO 99, user)$($hbneed && echo ' and hackbench') ($(jq -c '[.events.explain.by_culprit[0:6][] | [.name, .pid, .ns, .outliers, .attributed]]' "$d/hb.json" 2>/dev/null))"
+				and .policy == "FIFO" and .prio == 99 and .kthread == false and .attributed >= 10)'
+		ok $? "$k: hackbench: the culprit table names qz-hog[$hp] (FIFO 99, user) ($(jq -c '[.events.explain.by_culprit[0:6][] | [.name, .pid, .ns, .outliers, .attributed]]' "$d/hb.json" 2>/dev/null))"
+		# hackbench itself, on the stock kernel, holds the thread off in a
+		# couple of windows a run (2 in 49 seen, 0 in 40 another time): a
+		# count that small is printed, not asserted
+		diag "$k: hackbench: the table's hackbench rows: $(jq -c '[.events.explain.by_culprit[] | select(.name == "hackbench") | [.pid, .outliers, .attributed]]' "$d/hb.json" 2>/dev/null)"
 		grep -q "qz-hog\[${hp:-0}\] (FIFO 99, user)" "$d/hb.txt"
 		ok $? "$k: hackbench: the console's table names the hog"
 		diag "$k: $(grep -m1 '^explain:' "$d/hb.txt")"

@@ -244,6 +244,38 @@ static void max_episodes(void)
 	metric_free(one);
 }
 
+/*
+ * One run a side: the halves stand in for runs.  The new run stalls
+ * (50 ms, 12 times) in its first half only, as this host does now and
+ * then by itself for a few seconds: not worse but undecided; the same
+ * stalls throughout the run stay worse (max_episodes).
+ */
+static void max_halves(void)
+{
+	struct rtp_doc_metric *b = run(150, 1000, 10000, 2, 5000000, 0, 0);
+	struct rtp_doc_metric *n = run(150, 1000, 10000, 2, 5000000, 6, 50000000);
+	const struct rtp_doc_metric *mb = b, *mn = n;
+	struct pooled pb, pn;
+	struct row w;
+	size_t i;
+
+	for (i = n->nblocks / 2; i < n->nblocks; i++)
+		if (n->blocks[i].max == 50000000) {
+			n->blocks[i].max = 4000000;
+			n->blocks[i].count = 1000;
+		}
+	ok(!pool_metrics(&pb, &mb, 1, 0) && !pool_metrics(&pn, &mn, 1, 0), "pooled");
+	memset(&w, 0, sizeof(w));
+	max_row(&w, &pb, &pn, &c);
+	ok(w.v == V_UNDECIDED && w.spread_halves && w.new_spread[0] < w.base_spread[1],
+	   "stalls in one half of the new run only: undecided, not worse (%s: %s; halves' maxima base %.0f..%.0f, new %.0f..%.0f ns)",
+	   cmp_vname[w.v], w.note, w.base_spread[0], w.base_spread[1], w.new_spread[0], w.new_spread[1]);
+	pooled_free(&pb);
+	pooled_free(&pn);
+	metric_free(b);
+	metric_free(n);
+}
+
 static void tests_and_holm(void)
 {
 	double bl[] = { 1, 9, 8, 2, 9, 9, 1, 9, 1 };
@@ -343,6 +375,7 @@ int main(void)
 	coarse_pooling();
 	tail_not_a_burst();
 	max_episodes();
+	max_halves();
 	tests_and_holm();
 	extremal_index();
 	return tap_done();

@@ -68,7 +68,8 @@ struct row {
 	double base, new;
 	bool base_ci_ok, new_ci_ok;
 	double base_ci[2], new_ci[2];
-	bool spread;			/* several runs on both sides */
+	bool spread;			/* several runs on both sides, or halves */
+	bool spread_halves;		/* one run a side: its two halves stand in for runs */
 	double base_spread[2], new_spread[2];
 	double ratio;
 	bool ratio_ci_ok;

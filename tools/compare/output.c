@@ -79,7 +79,9 @@ void print_text(FILE *f, const struct side *sides, int nsides, const struct ctx 
 	for (s = 0; s < nsides; s++)
 		if (sides[s].nruns < 2) {
 			fprintf(f, "One run on a side (%s): the run-to-run spread is unknown; a second run of\n"
-				   "each side is what tells a changed kernel from a changed day.\n", sides[s].label);
+				   "each side is what tells a changed kernel from a changed day.  Meanwhile the\n"
+				   "halves of each run stand in for runs at the max and the tail percentiles: a\n"
+				   "change seen in one half only is undecided.\n", sides[s].label);
 			break;
 		}
 	for (i = 0; i < (size_t)cmp_nwarnings; i++)
@@ -244,6 +246,7 @@ int write_json(const char *path, const struct side *sides, int nsides, const str
 		if (w->spread) {
 			json_pair(&j, "base_spread", w->base_spread, true);
 			json_pair(&j, "new_spread", w->new_spread, true);
+			rtp_json_string(&j, "spread_from", w->spread_halves ? "halves" : "runs");
 		}
 		json_num(&j, "ratio", w->ratio, w->has_base && w->has_new);
 		if (w->ratio_ci_ok)

@@ -237,8 +237,70 @@ enum verdict spread_check(struct row *w, enum verdict v)
 		return v;
 	if (!up && w->new_spread[1] < w->base_spread[0])
 		return v;
+	if (w->spread_halves) {
+		/* one run a side: a change seen in one half only may be the day's */
+		snprintf(w->note, sizeof(w->note),
+			 "not in both halves of each run (one run a side: the halves stand in for runs; run each side 3 times)");
+		return V_UNDECIDED;
+	}
 	snprintf(w->note, sizeof(w->note), "within the run-to-run spread");
 	return V_SAME;
+}
+
+/*
+ * One run on each side: a run's two halves (by time) stand in for runs,
+ * so that a tail change must show throughout both runs, not in a burst
+ * of one (this host's own stalls come and go over seconds to minutes).
+ * A half's figure comes from its block maxima: its max for the max row,
+ * its median block max for a percentile where a block holds about one
+ * sample beyond it (the typical block's worst, which a burst in a few
+ * blocks does not move; where blocks hold many, their maxima say nothing
+ * about the percentile, and no halves are taken).  Not for sides of
+ * several runs (the runs' spread decides) nor without a series.
+ */
+#define HALF_BLOCKS	4	/* block maxima per half, at least */
+
+static bool half_figures(const struct pooled *p, bool use_max, double out[2])
+{
+	size_t h, i, n[2];
+	double *v;
+
+	if (p->nruns != 1 || !p->have_series || p->nbmax < 2 * HALF_BLOCKS)
+		return false;
+	v = malloc(p->nbmax * sizeof(double));
+	if (!v)
+		return false;
+	memcpy(v, p->bmax, p->nbmax * sizeof(double));
+	h = p->nbmax / 2;
+	n[0] = h;
+	n[1] = p->nbmax - h;
+	for (i = 0; i < 2; i++) {
+		double *x = v + (i ? h : 0);
+		size_t k;
+
+		if (use_max) {
+			out[i] = x[0];
+			for (k = 1; k < n[i]; k++)
+				out[i] = fmax(out[i], x[k]);
+		} else {
+			out[i] = rtp_median(x, n[i]);
+		}
+	}
+	free(v);
+	return true;
+}
+
+static void halves_spread(struct row *w, const struct pooled *b, const struct pooled *n, bool use_max)
+{
+	double hb[2], hn[2];
+
+	if (w->spread || !half_figures(b, use_max, hb) || !half_figures(n, use_max, hn))
+		return;
+	w->spread = w->spread_halves = true;
+	w->base_spread[0] = fmin(hb[0], hb[1]);
+	w->base_spread[1] = fmax(hb[0], hb[1]);
+	w->new_spread[0] = fmin(hn[0], hn[1]);
+	w->new_spread[1] = fmax(hn[0], hn[1]);
 }
 
 static void fill_spread(struct row *w, const struct pooled *b, const struct pooled *n,
@@ -387,6 +449,10 @@ void quantile_row(struct row *w, const struct pooled *b, const struct pooled *n,
 	w->has_base = b->count && b->have_hist;
 	w->has_new = n->count && n->have_hist;
 	fill_spread(w, b, n, lower_worse ? fig_q_lo : fig_q_hi, q);
+	/* halves where block maxima speak to the percentile (about one sample beyond it a block) */
+	if (!lower_worse && b->block_samples > 0 && (1 - q) * b->block_samples <= 1 &&
+	    n->block_samples > 0 && (1 - q) * n->block_samples <= 1)
+		halves_spread(w, b, n, false);
 	if (!b->have_hist || !n->have_hist) {
 		w->v = V_NED;
 		snprintf(w->method, sizeof(w->method), "order-statistic CI");
@@ -506,6 +572,7 @@ void max_row(struct row *w, const struct pooled *b, const struct pooled *n, cons
 	w->new = (double)n->max;
 	set_ratio(w);
 	fill_spread(w, b, n, fig_max, 0);
+	halves_spread(w, b, n, true);
 	snprintf(w->method, sizeof(w->method), "episode exceedance test");
 	if (!b->have_series || !n->have_series || !b->nbmax || !n->nbmax) {
 		w->v = V_NED;
