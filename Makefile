@@ -290,12 +290,14 @@ test:
 	echo "test: all passed in $$(( $$(date +%s) - T0 )) s, $$(( $$(date +%s) - T1 )) s after the package installation (the kernel download is in integration's log)"
 
 # the sanitizer builds and their runs: ASan/UBSan over the unit tests and
-# fuzz replay, TSan over the threaded code
+# fuzz replay, TSan over the threaded code.  At -O1 (the sanitizers' own
+# advice): their compile took 40 % more CPU at -O2, a sixth of make test's.
+SAN_CFLAGS ?= -O1 -g
 sanitizers:
-	$(Q)$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=address,undefined unit-bins fuzz-bins && \
-	$(MAKE) --no-print-directory SANITIZE=address,undefined unit fuzz-replay && \
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=thread tsan-progs tsan-bins && \
-	$(MAKE) --no-print-directory SANITIZE=thread tsan-check
+	$(Q)$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=address,undefined CFLAGS="$(SAN_CFLAGS)" unit-bins fuzz-bins && \
+	$(MAKE) --no-print-directory SANITIZE=address,undefined CFLAGS="$(SAN_CFLAGS)" unit fuzz-replay && \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) SANITIZE=thread CFLAGS="$(SAN_CFLAGS)" tsan-progs tsan-bins && \
+	$(MAKE) --no-print-directory SANITIZE=thread CFLAGS="$(SAN_CFLAGS)" tsan-check
 
 # The edit loop (<= 2 min): unit, fuzz replay, the quick integration tests
 # (their header says quick; no guest boots).

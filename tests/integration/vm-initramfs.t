@@ -77,6 +77,28 @@ mkdir -p "$TMP/dup" && (cd "$TMP/dup" && cpio -id --quiet usr/bin/rtproof-cyclic
 [ $rc -eq 0 ] && cmp -s "$TMP/dup/usr/bin/rtproof-cyclic" "$TMP/rtproof-cyclic"
 ok $? "--add of a program build/bin holds: builds, the added copy wins (rc $rc$(head -c 200 "$TMP/err" | tr '\n' ' '))"
 
+# --cache (rtproof-vm's boots): the base kept and reused, the --add
+# programs after it as a second archive, without the libraries it holds
+C=$TMP/cache
+"$MK" --out "$TMP/c1.cpio" --kernel-dir "$kdir" --bin "$RTPROOF_BIN" --add "$TMP/rtproof-cyclic" --cache "$C" 2>"$TMP/err" &&
+	"$MK" --out "$TMP/c2.cpio" --kernel-dir "$kdir" --bin "$RTPROOF_BIN" --add "$(command -v cpio)" --cache "$C" 2>>"$TMP/err"
+rc=$?
+base=$(ls "$C"/*.cpio 2>/dev/null)
+n=$(printf '%s\n' "$base" | grep -c .)
+size=$(stat -c %s "$base" 2>/dev/null || echo 0)
+tail -c +$((size + 1)) "$TMP/c2.cpio" | cpio -it --quiet >"$TMP/extra" 2>/dev/null
+[ $rc -eq 0 ] && [ "$n" = 1 ] && [ "$(stat -c %a "$C")" = 700 ] &&
+	cmp -s -n "$size" "$base" "$TMP/c1.cpio" && cmp -s -n "$size" "$base" "$TMP/c2.cpio" &&
+	grep -qx usr/bin/cpio "$TMP/extra" && ! grep -q 'libc\.so' "$TMP/extra" &&
+	cpio -it --quiet <"$TMP/c2.cpio" | grep -qx usr/bin/rtproof-cyclic
+ok $? "--cache: one base for two builds, reused byte for byte, the --add after it without the base's libraries ($n base(s), $(tr '\n' ' ' <"$TMP/extra"))"
+mkdir -p "$TMP/open" && chmod 1777 "$TMP/open"
+"$MK" --out "$TMP/c3.cpio" --kernel-dir "$kdir" --bin "$RTPROOF_BIN" --cache "$TMP/open" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "warning: --cache $TMP/open: not a directory of ours closed to others" "$TMP/err" &&
+	[ -z "$(ls -A "$TMP/open")" ] && cpio -it --quiet <"$TMP/c3.cpio" | grep -qx init
+ok $? "--cache in a directory others may write: not used, said so, built as without it ($(head -c 200 "$TMP/err"))"
+
 "$MK" --out "$TMP/bad.cpio" --kernel-dir "$TMP/nope" 2>"$TMP/err"
 [ $? -eq 1 ] && [ ! -e "$TMP/bad.cpio" ] && grep -q -- '--kernel-dir' "$TMP/err"
 ok $? "bad --kernel-dir: exit 1, nothing written: $(cat "$TMP/err")"
