@@ -210,6 +210,55 @@ static void tail_not_a_burst(void)
 	metric_free(n);
 }
 
+/*
+ * One run a side: a whole run 40 % higher at p99, the same in every block
+ * (as this host's idle pairs differ from one run to the next) is
+ * undecided, not worse; 3x is worse; three runs a side at +40 %, each
+ * run above every base run, are worse.
+ */
+static void one_run_shift(void)
+{
+	struct rtp_doc_metric *b[3], *n[3], *big;
+	const struct rtp_doc_metric *mb[3], *mn[3], *mg;
+	struct pooled pb, pn, pg;
+	struct row w;
+	int i;
+
+	seed = 7;
+	for (i = 0; i < 3; i++) {
+		mb[i] = b[i] = run(150, 1000, 10000, 20, 200000, 0, 0);
+		mn[i] = n[i] = run(150, 1000, 14000, 20, 200000, 0, 0);
+	}
+	mg = big = run(150, 1000, 30000, 20, 200000, 0, 0);
+	ok(!pool_metrics(&pb, mb, 1, 0) && !pool_metrics(&pn, mn, 1, 0) && !pool_metrics(&pg, &mg, 1, 0),
+	   "pooled");
+	memset(&w, 0, sizeof(w));
+	quantile_row(&w, &pb, &pn, 0.99, false, &c);
+	ok(w.v == V_UNDECIDED && strstr(w.note, "one run a side"),
+	   "one run a side, p99 x%.2f in every block: undecided (%s: %s)", w.ratio, cmp_vname[w.v], w.note);
+	memset(&w, 0, sizeof(w));
+	quantile_row(&w, &pb, &pg, 0.99, false, &c);
+	ok(w.v == V_WORSE, "one run a side, p99 x%.2f: worse (%s: %s)", w.ratio, cmp_vname[w.v], w.note);
+	memset(&w, 0, sizeof(w));
+	quantile_row(&w, &pg, &pb, 0.99, false, &c);
+	ok(w.v == V_BETTER, "and the other way round: better (%s: %s)", cmp_vname[w.v], w.note);
+	pooled_free(&pb);
+	pooled_free(&pn);
+	ok(!pool_metrics(&pb, mb, 3, 0) && !pool_metrics(&pn, mn, 3, 0), "pooled, 3 runs a side");
+	memset(&w, 0, sizeof(w));
+	quantile_row(&w, &pb, &pn, 0.99, false, &c);
+	ok(w.v == V_WORSE, "three runs a side, p99 x%.2f, every run beyond: worse (%s: %s)", w.ratio,
+	   cmp_vname[w.v], w.note);
+	pooled_free(&pb);
+	pooled_free(&pn);
+	pooled_free(&pg);
+	for (i = 0; i < 3; i++) {
+		metric_free(b[i]);
+		metric_free(n[i]);
+	}
+	metric_free(big);
+}
+
 static void max_episodes(void)
 {
 	/* 30 s of 0.2 s blocks; idle maxima ~5 ms; the new side stalls 50 ms every 2.5 s */
@@ -374,6 +423,7 @@ int main(void)
 	spread_direction();
 	coarse_pooling();
 	tail_not_a_burst();
+	one_run_shift();
 	max_episodes();
 	max_halves();
 	tests_and_holm();

@@ -155,6 +155,8 @@ void pooled_free(struct pooled *p);
 size_t block_maxima(const struct rtp_doc_metric *m, double block_s, double *out, double *samples);
 /* A run's point values separate in the row's worse (or better) direction, else V_SAME. */
 enum verdict spread_check(struct row *w, enum verdict v);
+/* One run on a side: a percentile change under x2 is undecided (run-to-run spread unknown). */
+enum verdict one_run_check(struct row *w, const struct pooled *b, const struct pooled *n, enum verdict v);
 void quantile_row(struct row *w, const struct pooled *b, const struct pooled *n, double q,
 		  bool lower_worse, const struct ctx *c);
 void max_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c);

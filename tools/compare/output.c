@@ -81,7 +81,9 @@ void print_text(FILE *f, const struct side *sides, int nsides, const struct ctx 
 			fprintf(f, "One run on a side (%s): the run-to-run spread is unknown; a second run of\n"
 				   "each side is what tells a changed kernel from a changed day.  Meanwhile the\n"
 				   "halves of each run stand in for runs at the max and the tail percentiles: a\n"
-				   "change seen in one half only is undecided.\n", sides[s].label);
+				   "change seen in one half only is undecided, and a percentile that moved by\n"
+				   "less than x2 is undecided (a whole run can sit that much higher or lower).\n",
+				sides[s].label);
 			break;
 		}
 	for (i = 0; i < (size_t)cmp_nwarnings; i++)

@@ -248,6 +248,35 @@ enum verdict spread_check(struct row *w, enum verdict v)
 }
 
 /*
+ * One run on a side: a percentile's interval knows the run's own sampling
+ * spread, not the spread from run to run, and on a shared machine a whole
+ * run sits higher or lower than the next (idle pairs here: p99 +20 to +57
+ * %, p50 up to +27 %, the same in both halves).  Such a run cannot call a
+ * change under ONE_RUN_FACTOR: it is undecided, and says to run each side
+ * 3 times.  Beyond the factor (the interval's near end) the call stands.
+ */
+#define ONE_RUN_FACTOR	2.0
+
+enum verdict one_run_check(struct row *w, const struct pooled *b, const struct pooled *n, enum verdict v)
+{
+	double near;
+
+	if ((v != V_WORSE && v != V_BETTER) || (b->nruns > 1 && n->nruns > 1))
+		return v;
+	/* the interval's end nearest to no change, as a factor >= 1 */
+	if (w->new_ci[0] > w->base_ci[1])
+		near = w->base_ci[1] > 0 ? w->new_ci[0] / w->base_ci[1] : INFINITY;
+	else
+		near = w->new_ci[1] > 0 ? w->base_ci[0] / w->new_ci[1] : INFINITY;
+	if (near >= ONE_RUN_FACTOR)
+		return v;
+	snprintf(w->note, sizeof(w->note),
+		 "one run a side: a shift under x%.0f may be the day's, not the change (run each side 3 times)",
+		 ONE_RUN_FACTOR);
+	return V_UNDECIDED;
+}
+
+/*
  * One run on each side: a run's two halves (by time) stand in for runs,
  * so that a tail change must show throughout both runs, not in a burst
  * of one (this host's own stalls come and go over seconds to minutes).
@@ -527,6 +556,7 @@ void quantile_row(struct row *w, const struct pooled *b, const struct pooled *n,
 		}
 	}
 	w->v = spread_check(w, w->v);
+	w->v = one_run_check(w, b, n, w->v);
 	if (w->v == V_SAME &&
 	    (lower_worse ? w->new * t < w->base : w->base > 0 && w->new / w->base > t)) {
 		w->v = V_UNDECIDED;
