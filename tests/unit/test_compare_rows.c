@@ -259,6 +259,68 @@ static void one_run_shift(void)
 	metric_free(big);
 }
 
+/*
+ * The peaks row: stalls as high as the base's own worst, 18 of them in a
+ * 30 s run, are worse at the peaks though the max does not move; under a
+ * base with one wild outlier (80 ms) too; two runs of one model are not;
+ * the stalls in one half of the new run only are undecided.
+ */
+static void peaks(void)
+{
+	struct rtp_doc_metric *b, *b2, *n, *wild, *half;
+	const struct rtp_doc_metric *mb, *mb2, *mn, *mw, *mh;
+	struct pooled pb, pb2, pn, pw, ph;
+	struct row w;
+	size_t i;
+
+	seed = 4242;
+	mb = b = run(150, 1000, 10000, 2, 5000000, 0, 0);
+	mb2 = b2 = run(150, 1000, 10000, 2, 5000000, 0, 0);
+	mn = n = run(150, 1000, 10000, 2, 5000000, 8, 5000000);
+	mw = wild = run(150, 1000, 10000, 2, 5000000, 0, 0);
+	wild->blocks[40].max = 80000000;
+	mh = half = run(150, 1000, 10000, 2, 5000000, 8, 5000000);
+	for (i = half->nblocks / 2; i < half->nblocks; i++)
+		if (half->blocks[i].max == 5000000)
+			half->blocks[i].max = 3000000;
+	ok(!pool_metrics(&pb, &mb, 1, 0) && !pool_metrics(&pb2, &mb2, 1, 0) && !pool_metrics(&pn, &mn, 1, 0) &&
+	   !pool_metrics(&pw, &mw, 1, 0) && !pool_metrics(&ph, &mh, 1, 0), "pooled");
+	memset(&w, 0, sizeof(w));
+	max_row(&w, &pb, &pn, &c);
+	ok(w.v != V_WORSE && w.ratio < 1.1, "18 stalls at the base's own max: the max row x%.2f is not worse (%s)",
+	   w.ratio, cmp_vname[w.v]);
+	memset(&w, 0, sizeof(w));
+	peaks_row(&w, &pb, &pn, &c);
+	ok(w.v == V_WORSE && w.tested && w.p < 0.01, "and the peaks row is worse (%s: %s; %s)", cmp_vname[w.v],
+	   w.note, w.method);
+	memset(&w, 0, sizeof(w));
+	peaks_row(&w, &pn, &pb, &c);
+	ok(w.v == V_BETTER, "the stalled run as base: better (%s: %s)", cmp_vname[w.v], w.note);
+	memset(&w, 0, sizeof(w));
+	peaks_row(&w, &pw, &pn, &c);
+	ok(w.v == V_WORSE, "under a base with one 80 ms outlier: still worse (%s: %s)", cmp_vname[w.v], w.note);
+	memset(&w, 0, sizeof(w));
+	peaks_row(&w, &pb, &pb2, &c);
+	ok(w.v == V_SAME, "two runs of one model: same (%s: %s)", cmp_vname[w.v], w.note);
+	memset(&w, 0, sizeof(w));
+	peaks_row(&w, &pb, &ph, &c);
+	ok(w.v == V_UNDECIDED && w.spread_halves, "the stalls in one half only: undecided (%s: %s)",
+	   cmp_vname[w.v], w.note);
+	ok(fabs(cmp_above_rth_p(10, 10, 3, 0) - cmp_top_k_p(10, 10, 3)) < 1e-12 &&
+	   fabs(cmp_above_rth_p(2, 2, 1, 1) - 5.0 / 6) < 1e-12,
+	   "the rank test: r = 0 is the top-k test; 2 and 2, one new above the base's 2nd: 5/6");
+	pooled_free(&pb);
+	pooled_free(&pb2);
+	pooled_free(&pn);
+	pooled_free(&pw);
+	pooled_free(&ph);
+	metric_free(b);
+	metric_free(b2);
+	metric_free(n);
+	metric_free(wild);
+	metric_free(half);
+}
+
 static void max_episodes(void)
 {
 	/* 30 s of 0.2 s blocks; idle maxima ~5 ms; the new side stalls 50 ms every 2.5 s */
@@ -426,6 +488,7 @@ int main(void)
 	one_run_shift();
 	max_episodes();
 	max_halves();
+	peaks();
 	tests_and_holm();
 	extremal_index();
 	return tap_done();

@@ -236,6 +236,17 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 					max_row(w, &pb, &pn, c);
 				}
 			}
+			if (!margin) {
+				struct row *w = row_add(bd->bench, m->name, m->key, "/h", ni);
+
+				if (!w) {
+					pooled_free(&pb);
+					pooled_free(&pn);
+					return -ENOMEM;
+				}
+				w->figure = "peaks";
+				peaks_row(w, &pb, &pn, c);
+			}
 			for (f = 0; f < c->o->nbudgets && !margin && !strcmp(m->unit, "ns"); f++) {
 				const struct budget *bg = &c->o->budgets[f];
 				struct row *w;
@@ -296,11 +307,12 @@ static void usage(FILE *f)
 	      "test on episodes (declustered time blocks above the other side's max),\n"
 	      "counted events (missed periods, xruns, ...) as rates per hour, lost updates\n"
 	      "as a correctness check; with several runs per side, changes within the\n"
-	      "run-to-run spread are not called.  Over all figures of one comparison the\n"
-	      "chance of any false call is held at 1 - confidence (Holm).  Each argument\n"
-	      "is a result document, a suite directory (rtproof run) or several of either\n"
-	      "joined by commas (runs of one side).  A compare-kernels directory alone\n"
-	      "compares each rung against its rt rung.\n"
+	      "run-to-run spread are not called; with one run on a side, a percentile\n"
+	      "that moved by less than x2 is undecided.  Over all figures of one\n"
+	      "comparison the chance of any false call is held at 1 - confidence (Holm).\n"
+	      "Each argument is a result document, a suite directory (rtproof run) or\n"
+	      "several of either joined by commas (runs of one side).  A compare-kernels\n"
+	      "directory alone compares each rung against its rt rung.\n"
 	      "\n"
 	      "  --confidence C   family-wise confidence (default 0.95; 0.5 < C < 1)\n"
 	      "  --threshold T    smaller changes are not called (default 10%; 10% or 0.1)\n"

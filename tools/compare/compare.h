@@ -160,6 +160,8 @@ enum verdict one_run_check(struct row *w, const struct pooled *b, const struct p
 void quantile_row(struct row *w, const struct pooled *b, const struct pooled *n, double q,
 		  bool lower_worse, const struct ctx *c);
 void max_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c);
+/* Episodes above the other side's third highest, per hour: the worst case's frequency. */
+void peaks_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c);
 void min_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c);
 void xrun_row(struct row *w, const struct side *bs, const struct side *ns, const struct ctx *c);
 /* Value bounds of the sample of rank r (1-based) in the pooled histogram. */
@@ -179,6 +181,11 @@ size_t cmp_episodes(const double *bmax, const size_t *run, size_t n, double leve
  * C(n, k) / C(m + n, k).  Distribution-free.
  */
 double cmp_top_k_p(size_t m, size_t n, size_t k);
+/*
+ * Its generalisation: the probability that j or more new ones rank above
+ * the (r+1)-th largest base one (r = 0: cmp_top_k_p(m, n, j)).
+ */
+double cmp_above_rth_p(size_t m, size_t n, size_t j, size_t r);
 /*
  * Holm's step-down over the tested rows (row->tested, row->p): a row
  * keeps its worse or better verdict only when its p passes its Holm

@@ -574,6 +574,34 @@ static int cmp_desc(const void *a, const void *b)
 	return x > y ? -1 : x < y;
 }
 
+/*
+ * Both sides' episodes, declustered at the pooled p90 of the block maxima
+ * of both (consecutive blocks of one run above it are one episode), each
+ * side's episode values sorted from the largest.  False: out of memory.
+ */
+static bool both_episodes(const struct pooled *b, const struct pooled *n, double **ub, size_t *mb,
+			  double **un, size_t *mn, double *level)
+{
+	double *all = malloc((b->nbmax + n->nbmax) * sizeof(double));
+
+	*ub = malloc(b->nbmax * sizeof(double));
+	*un = malloc(n->nbmax * sizeof(double));
+	if (!all || !*ub || !*un) {
+		free(all);
+		return false;
+	}
+	memcpy(all, b->bmax, b->nbmax * sizeof(double));
+	memcpy(all + b->nbmax, n->bmax, n->nbmax * sizeof(double));
+	qsort(all, b->nbmax + n->nbmax, sizeof(double), cmp_desc);
+	*level = all[(size_t)floor(0.1 * (double)(b->nbmax + n->nbmax))];
+	free(all);
+	*mb = cmp_episodes(b->bmax, b->brun, b->nbmax, *level, *ub);
+	*mn = cmp_episodes(n->bmax, n->brun, n->nbmax, *level, *un);
+	qsort(*ub, *mb, sizeof(double), cmp_desc);
+	qsort(*un, *mn, sizeof(double), cmp_desc);
+	return true;
+}
+
 static void max_advice(struct row *w, const struct pooled *hi_side, size_t k, const char *who,
 		       const struct ctx *c)
 {
@@ -591,7 +619,7 @@ static void max_advice(struct row *w, const struct pooled *hi_side, size_t k, co
 
 void max_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c)
 {
-	double *ub = NULL, *un = NULL, *all = NULL, level, t = 1 + c->o->threshold, pw, pb;
+	double *ub = NULL, *un = NULL, level, t = 1 + c->o->threshold, pw, pb;
 	size_t mb, mn, kn = 0, kb = 0;
 
 	w->higher_is_worse = true;
@@ -609,23 +637,11 @@ void max_row(struct row *w, const struct pooled *b, const struct pooled *n, cons
 		snprintf(w->note, sizeof(w->note), "no time series in a document: episodes cannot be told");
 		goto gap;
 	}
-	/* declustering level: the pooled p90 of the block maxima of both sides */
-	all = malloc((b->nbmax + n->nbmax) * sizeof(double));
-	ub = malloc(b->nbmax * sizeof(double));
-	un = malloc(n->nbmax * sizeof(double));
-	if (!all || !ub || !un) {
+	if (!both_episodes(b, n, &ub, &mb, &un, &mn, &level)) {
 		w->v = V_NED;
 		snprintf(w->note, sizeof(w->note), "out of memory");
 		goto out;
 	}
-	memcpy(all, b->bmax, b->nbmax * sizeof(double));
-	memcpy(all + b->nbmax, n->bmax, n->nbmax * sizeof(double));
-	qsort(all, b->nbmax + n->nbmax, sizeof(double), cmp_desc);
-	level = all[(size_t)floor(0.1 * (double)(b->nbmax + n->nbmax))];
-	mb = cmp_episodes(b->bmax, b->brun, b->nbmax, level, ub);
-	mn = cmp_episodes(n->bmax, n->brun, n->nbmax, level, un);
-	qsort(ub, mb, sizeof(double), cmp_desc);
-	qsort(un, mn, sizeof(double), cmp_desc);
 	while (kn < mn && un[kn] > ub[0])
 		kn++;
 	while (kb < mb && ub[kb] > un[0])
@@ -667,7 +683,132 @@ gap:
 		w->v = V_UNDECIDED;
 	}
 out:
-	free(all);
+	free(ub);
+	free(un);
+}
+
+/* ---- the peaks row: how often the worst case comes --------------------- */
+
+#define PEAKS_R	2	/* the level: the other side's (PEAKS_R + 1)-th highest episode */
+
+/*
+ * Episodes above level per hour in each run of a side, or in each half of
+ * its one run: the lowest and highest rate.  False without two parts.
+ */
+static bool peak_parts(const struct pooled *p, double level, double out[2])
+{
+	size_t cnt[MAX_RUNS] = { 0 }, blk[MAX_RUNS] = { 0 };
+	size_t i, parts = p->nruns > 1 ? p->nruns : 2, half = p->nbmax / 2;
+
+	if (p->nruns == 1 && p->nbmax < 2 * HALF_BLOCKS)
+		return false;
+	for (i = 0; i < p->nbmax; i++) {
+		size_t k = p->nruns > 1 ? p->brun[i] : i >= half;
+		bool start = !i || p->bmax[i - 1] <= level || p->brun[i] != p->brun[i - 1] ||
+			     (p->nruns == 1 && i == half);
+
+		if (k >= parts)
+			continue;
+		blk[k]++;
+		cnt[k] += p->bmax[i] > level && start;
+	}
+	out[0] = INFINITY;
+	out[1] = -INFINITY;
+	for (i = 0; i < parts; i++) {
+		double r = blk[i] ? (double)cnt[i] / ((double)blk[i] * p->block_s) * 3600 : 0;
+
+		out[0] = fmin(out[0], r);
+		out[1] = fmax(out[1], r);
+	}
+	return true;
+}
+
+static size_t count_above(const double *v, size_t n, double level)
+{
+	size_t k = 0;
+
+	while (k < n && v[k] > level)
+		k++;
+	return k;
+}
+
+/*
+ * The worst case's frequency: episodes above the base's third highest
+ * episode (PEAKS_R + 1), per hour on each side.  Under no change every
+ * ranking of the two sides' episodes is as likely, so the chance that j
+ * or more new episodes rank above the base's third is exact
+ * (cmp_above_rth_p); the other way round for better.  It sees stalls as
+ * high as the base's own worst that come far more often, and stalls
+ * under a base that had one wild outlier, which the max row cannot.
+ */
+void peaks_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c)
+{
+	double *ub = NULL, *un = NULL, level, lw, lb, pw, pb, hb, hn, t = 1 + c->o->threshold, ci[2];
+	size_t mb, mn, jn, jb, kb, kn;
+	bool better;
+
+	w->higher_is_worse = true;
+	w->p = NAN;
+	snprintf(w->method, sizeof(w->method), "episode rank test above the other side's 3rd highest episode");
+	if (!b->have_series || !n->have_series || !b->nbmax || !n->nbmax || !(b->duration_s > 0) ||
+	    !(n->duration_s > 0)) {
+		w->v = V_NED;
+		snprintf(w->note, sizeof(w->note), "no time series in a document: episodes cannot be told");
+		return;
+	}
+	if (!both_episodes(b, n, &ub, &mb, &un, &mn, &level)) {
+		w->v = V_NED;
+		snprintf(w->note, sizeof(w->note), "out of memory");
+		goto out;
+	}
+	if (mb <= PEAKS_R || mn <= PEAKS_R) {
+		w->v = V_NED;
+		snprintf(w->note, sizeof(w->note), "fewer than %d episodes on a side", PEAKS_R + 1);
+		goto out;
+	}
+	lw = ub[PEAKS_R];
+	lb = un[PEAKS_R];
+	jn = count_above(un, mn, lw);
+	jb = count_above(ub, mb, lb);
+	pw = cmp_above_rth_p(mb, mn, jn, PEAKS_R);
+	pb = cmp_above_rth_p(mn, mb, jb, PEAKS_R);
+	better = pb < pw;
+	level = better ? lb : lw;
+	kb = count_above(ub, mb, level);
+	kn = count_above(un, mn, level);
+	hb = b->duration_s / 3600;
+	hn = n->duration_s / 3600;
+	w->has_base = w->has_new = true;
+	w->base = (double)kb / hb;
+	w->new = (double)kn / hn;
+	w->ratio = kb ? w->new / w->base : (kn ? INFINITY : 1);
+	cmp_poisson_ci(kb, c->c1, ci);
+	w->base_ci[0] = ci[0] / hb, w->base_ci[1] = ci[1] / hb;
+	cmp_poisson_ci(kn, c->c1, ci);
+	w->new_ci[0] = ci[0] / hn, w->new_ci[1] = ci[1] / hn;
+	w->base_ci_ok = w->new_ci_ok = true;
+	w->p = fmin(1, 2 * fmin(pw, pb));
+	w->tested = true;
+	w->episode_s = b->block_s;
+	snprintf(w->method, sizeof(w->method),
+		 "episode rank test above %.1f us, the %s side's 3rd highest (%zu vs %zu declustered %.3g s blocks)",
+		 level / 1000, better ? "new" : "base", mb, mn, b->block_s);
+	snprintf(w->note, sizeof(w->note), "%zu base vs %zu new episodes above %.1f us, p %.2g", kb, kn,
+		 level / 1000, w->p);
+	w->v = V_SAME;
+	if (2 * pw <= c->alpha && w->ratio > t)
+		w->v = V_WORSE;
+	else if (2 * pb <= c->alpha && w->ratio * t < 1)
+		w->v = V_BETTER;
+	if (peak_parts(b, level, w->base_spread) && peak_parts(n, level, w->new_spread) &&
+	    (b->nruns > 1) == (n->nruns > 1)) {
+		w->spread = true;
+		w->spread_halves = b->nruns == 1;
+	}
+	w->v = spread_check(w, w->v);
+	if (w->v == V_SAME && w->ratio > t && 2 * pw <= c->alpha)
+		w->v = V_UNDECIDED;
+out:
 	free(ub);
 	free(un);
 }

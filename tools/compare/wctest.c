@@ -41,6 +41,27 @@ double cmp_top_k_p(size_t m, size_t n, size_t k)
 	return exp(lp);
 }
 
+static double lchoose(size_t n, size_t k)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+double cmp_above_rth_p(size_t m, size_t n, size_t j, size_t r)
+{
+	/* j or more new among the top j + r of all: at most r base ones there */
+	size_t K = j + r, x;
+	double p = 0;
+
+	if (j > n)
+		return 0;
+	if (K > m + n)
+		return 1;
+	for (x = j; x <= K && x <= n; x++)
+		if (K - x <= m)
+			p += exp(lchoose(n, x) + lchoose(m, K - x) - lchoose(m + n, K));
+	return fmin(1, p);
+}
+
 /* A max row whose sides are 5x apart: never "same" (compare.h GAP_UNDECIDED). */
 static bool max_gap(const struct row *w)
 {
