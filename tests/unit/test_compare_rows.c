@@ -306,6 +306,32 @@ static void peaks(void)
 	peaks_row(&w, &pb, &ph, &c);
 	ok(w.v == V_UNDECIDED && w.spread_halves, "the stalls in one half only: undecided (%s: %s)",
 	   cmp_vname[w.v], w.note);
+	{
+		/* a figure that hardly varies (lockstress's bounded inversion): 0.2 % higher is no peak */
+		struct rtp_doc_block fb[40], fn[40];
+		struct rtp_doc_bucket bk = { 1530000, 1540000, 40 };
+		struct rtp_doc_metric *xb, *xn;
+		const struct rtp_doc_metric *mxb, *mxn;
+		struct pooled pxb, pxn;
+
+		for (i = 0; i < 40; i++) {
+			fb[i] = (struct rtp_doc_block){ .start_s = (double)i * 0.1, .count = 1,
+							.max = 1535000 + (uint64_t)(unif() * 1000) };
+			fn[i] = fb[i];
+			fn[i].max += 3000;
+		}
+		mxb = xb = metric(&bk, 1, fb, 40, 0.1);
+		mxn = xn = metric(&bk, 1, fn, 40, 0.1);
+		ok(!pool_metrics(&pxb, &mxb, 1, 0) && !pool_metrics(&pxn, &mxn, 1, 0), "pooled");
+		memset(&w, 0, sizeof(w));
+		peaks_row(&w, &pxb, &pxn, &c);
+		ok(w.v == V_SAME, "every block 0.2 %% higher: no peak beyond the threshold, same (%s: %s)",
+		   cmp_vname[w.v], w.note);
+		pooled_free(&pxb);
+		pooled_free(&pxn);
+		metric_free(xb);
+		metric_free(xn);
+	}
 	ok(fabs(cmp_above_rth_p(10, 10, 3, 0) - cmp_top_k_p(10, 10, 3)) < 1e-12 &&
 	   fabs(cmp_above_rth_p(2, 2, 1, 1) - 5.0 / 6) < 1e-12,
 	   "the rank test: r = 0 is the top-k test; 2 and 2, one new above the base's 2nd: 5/6");

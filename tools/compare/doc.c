@@ -467,6 +467,23 @@ static void add_event(struct rtp_doc *d, const char *prefix, const char *k, json
 	d->events[d->nevents++].value = u;
 }
 
+/*
+ * Not incidents: counts of the work done (wake-ups, periods written,
+ * records read) and audio's buffer advice (a model's estimate).  More of
+ * them is not worse; they are not compared as event rates.
+ */
+static bool is_work_count(const char *k)
+{
+	static const char *const work[] = { "wakeups", "periods_written", "records", "fired", "delivered",
+					     "buffer_advice" };
+	size_t i;
+
+	for (i = 0; i < sizeof(work) / sizeof(work[0]); i++)
+		if (!strcmp(k, work[i]))
+			return true;
+	return false;
+}
+
 /* Counts from events (untrusted: only what has the shape of a count is kept). */
 static void read_events(struct rtp_doc *d, json_t *ev)
 {
@@ -476,6 +493,8 @@ static void read_events(struct rtp_doc *d, json_t *ev)
 	if (!json_is_object(ev))
 		return;
 	json_object_foreach(ev, k, v) {
+		if (is_work_count(k))
+			continue;
 		if (json_is_object(v) && strlen(k) < 32) {
 			json_object_foreach(v, k2, v2)
 				add_event(d, k, k2, v2);

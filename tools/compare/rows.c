@@ -692,26 +692,37 @@ out:
 #define PEAKS_R	2	/* the level: the other side's (PEAKS_R + 1)-th highest episode */
 
 /*
- * Episodes above level per hour in each run of a side, or in each half of
+ * The episodes of the rank test (declustered at dlevel as both_episodes
+ * does) above level, per hour in each run of a side, or in each half of
  * its one run: the lowest and highest rate.  False without two parts.
  */
-static bool peak_parts(const struct pooled *p, double level, double out[2])
+static bool peak_parts(const struct pooled *p, double dlevel, double level, double out[2])
 {
 	size_t cnt[MAX_RUNS] = { 0 }, blk[MAX_RUNS] = { 0 };
-	size_t i, parts = p->nruns > 1 ? p->nruns : 2, half = p->nbmax / 2;
+	size_t i, parts = p->nruns > 1 ? p->nruns : 2, half = p->nbmax / 2, part = 0;
+	double top = -INFINITY;	/* the open episode's max */
 
 	if (p->nruns == 1 && p->nbmax < 2 * HALF_BLOCKS)
 		return false;
 	for (i = 0; i < p->nbmax; i++) {
 		size_t k = p->nruns > 1 ? p->brun[i] : i >= half;
-		bool start = !i || p->bmax[i - 1] <= level || p->brun[i] != p->brun[i - 1] ||
-			     (p->nruns == 1 && i == half);
+		bool joins = i && p->bmax[i] > dlevel && p->bmax[i - 1] > dlevel &&
+			     p->brun[i] == p->brun[i - 1] && !(p->nruns == 1 && i == half);
 
 		if (k >= parts)
 			continue;
 		blk[k]++;
-		cnt[k] += p->bmax[i] > level && start;
+		if (joins) {
+			top = fmax(top, p->bmax[i]);
+			continue;
+		}
+		if (top > level)
+			cnt[part]++;
+		top = p->bmax[i];
+		part = k;
 	}
+	if (top > level)
+		cnt[part]++;
 	out[0] = INFINITY;
 	out[1] = -INFINITY;
 	for (i = 0; i < parts; i++) {
@@ -721,6 +732,19 @@ static bool peak_parts(const struct pooled *p, double level, double out[2])
 		out[1] = fmax(out[1], r);
 	}
 	return true;
+}
+
+/* The median block max of a side (0 without blocks or room). */
+static double typical_block_max(const struct pooled *p)
+{
+	double *v = p->nbmax ? malloc(p->nbmax * sizeof(double)) : NULL, m;
+
+	if (!v)
+		return 0;
+	memcpy(v, p->bmax, p->nbmax * sizeof(double));
+	m = rtp_median(v, p->nbmax);
+	free(v);
+	return m;
 }
 
 static size_t count_above(const double *v, size_t n, double level)
@@ -743,7 +767,7 @@ static size_t count_above(const double *v, size_t n, double level)
  */
 void peaks_row(struct row *w, const struct pooled *b, const struct pooled *n, const struct ctx *c)
 {
-	double *ub = NULL, *un = NULL, level, lw, lb, pw, pb, hb, hn, t = 1 + c->o->threshold, ci[2];
+	double *ub = NULL, *un = NULL, dlevel, level, lw, lb, pw, pb, hb, hn, t = 1 + c->o->threshold, ci[2];
 	size_t mb, mn, jn, jb, kb, kn;
 	bool better;
 
@@ -756,7 +780,7 @@ void peaks_row(struct row *w, const struct pooled *b, const struct pooled *n, co
 		snprintf(w->note, sizeof(w->note), "no time series in a document: episodes cannot be told");
 		return;
 	}
-	if (!both_episodes(b, n, &ub, &mb, &un, &mn, &level)) {
+	if (!both_episodes(b, n, &ub, &mb, &un, &mn, &dlevel)) {
 		w->v = V_NED;
 		snprintf(w->note, sizeof(w->note), "out of memory");
 		goto out;
@@ -766,8 +790,9 @@ void peaks_row(struct row *w, const struct pooled *b, const struct pooled *n, co
 		snprintf(w->note, sizeof(w->note), "fewer than %d episodes on a side", PEAKS_R + 1);
 		goto out;
 	}
-	lw = ub[PEAKS_R];
-	lb = un[PEAKS_R];
+	/* and beyond the threshold over the side's typical block max: a peak, not the bulk */
+	lw = fmax(ub[PEAKS_R], t * typical_block_max(b));
+	lb = fmax(un[PEAKS_R], t * typical_block_max(n));
 	jn = count_above(un, mn, lw);
 	jb = count_above(ub, mb, lb);
 	pw = cmp_above_rth_p(mb, mn, jn, PEAKS_R);
@@ -791,7 +816,7 @@ void peaks_row(struct row *w, const struct pooled *b, const struct pooled *n, co
 	w->tested = true;
 	w->episode_s = b->block_s;
 	snprintf(w->method, sizeof(w->method),
-		 "episode rank test above %.1f us, the %s side's 3rd highest (%zu vs %zu declustered %.3g s blocks)",
+		 "episode rank test above %.1f us: the %s side's 3rd highest, >= (1 + threshold) x its median block max (%zu vs %zu %.3g s blocks)",
 		 level / 1000, better ? "new" : "base", mb, mn, b->block_s);
 	snprintf(w->note, sizeof(w->note), "%zu base vs %zu new episodes above %.1f us, p %.2g", kb, kn,
 		 level / 1000, w->p);
@@ -800,7 +825,7 @@ void peaks_row(struct row *w, const struct pooled *b, const struct pooled *n, co
 		w->v = V_WORSE;
 	else if (2 * pb <= c->alpha && w->ratio * t < 1)
 		w->v = V_BETTER;
-	if (peak_parts(b, level, w->base_spread) && peak_parts(n, level, w->new_spread) &&
+	if (peak_parts(b, dlevel, level, w->base_spread) && peak_parts(n, dlevel, level, w->new_spread) &&
 	    (b->nruns > 1) == (n->nruns > 1)) {
 		w->spread = true;
 		w->spread_halves = b->nruns == 1;
