@@ -156,6 +156,17 @@ ok $? "every bench of the comparison has its line (audio)"
 grep -q 'id="overall">Overall: <b>RT AGAINST STOCK</b>' "$L/report.html" && grep -q 'st-trade">&#8646; TRADE' "$L/report.html" &&
 	grep -q 'v-worse">&#9650; worse (RT better)</td>' "$L/report.html" && grep -q 'v-better">&#9660; better (RT worse)</td>' "$L/report.html"
 ok $? "report.html: the trade at the top, the comparison's row a trade, each row says whose side it favours"
+
+# 6.12's ladder holds an RT rung beside the stock ones (rt-full against rt):
+# still the trade, and the RT rung is not a stock rung in it
+L2=$TMP/ladder-rtfull
+mkdir -p "$L2" && cp -r "$L"/rt "$L"/stock-none "$L2"/ && mkdir -p "$L2/rt-full" && cp "$L/rt/cyclic.json" "$L2/rt-full/" &&
+	jq '.new += [{ label: "rt-full", kernel_release: "6.1.0-rt", preempt: "rt" }]
+	    | .rows += [.rows[] | .new_index = 1 | .verdict = "worse"]' "$L/compare.json" >"$L2/compare.json"
+"$REPORT" -q --text "$L2" >"$TMP/l2.txt" 2>/dev/null
+rc=$?
+[ $rc -eq 0 ] && head -n 1 "$TMP/l2.txt" | grep -q "^Overall: RT AGAINST STOCK" && ! grep -q "against rt-full" "$TMP/l2.txt"
+ok $? "a ladder with an RT rung (rt-full) beside stock: still the trade, the RT rung not in it ($(head -c 120 "$TMP/l2.txt"))"
 head=$L/plots/headline.dat
 grep -q '^"cyclic max"' "$head" && grep -q '^"audio p50"' "$head"
 ok $? "the headline figure's data holds every bench (cyclic and audio rows)"

@@ -133,6 +133,7 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a);
 void rtp_plot_answer_add(struct rtp_plot_answer *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rtp_plot_trade(const struct rtp_plot_set *set, struct rtp_plot_answer *a);
 bool rtp_plot_rt_against_stock(const json_t *cmp);	/* RT base, stock rungs (compare-kernels) */
+bool rtp_plot_new_is_stock(const json_t *cmp, const json_t *row);	/* the row's new side is not RT */
 bool rtp_plot_stock_against_rt(const json_t *cmp);	/* a stock base against RT only */
 
 /* The report: writes html (a self-contained page) for set and figs, whose

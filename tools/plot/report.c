@@ -388,6 +388,8 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set)
 			json_array_foreach(json_object_get(set->compare, "rows"), i, r) {
 				const char *verdict = rtp_plot_str(r, "verdict", "");
 
+				if (rt_base && !rtp_plot_new_is_stock(set->compare, r))
+					continue;	/* an RT rung against RT */
 				rt_better += !strcmp(verdict, rt_base ? "worse" : "better");
 				rt_worse += !strcmp(verdict, rt_base ? "better" : "worse");
 			}
@@ -400,7 +402,8 @@ static void verdicts(FILE *f, const struct rtp_plot_set *set)
 			fprintf(f, "RT against stock: RT significantly better on %zu figure(s), "
 				   "significantly worse on %zu (the first screen weighs them)", rt_better, rt_worse);
 			json_array_foreach(json_object_get(set->compare, "rows"), i, r) {
-				if (strcmp(rtp_plot_str(r, "verdict", ""), rt_base ? "better" : "worse"))
+				if (strcmp(rtp_plot_str(r, "verdict", ""), rt_base ? "better" : "worse") ||
+				    (rt_base && !rtp_plot_new_is_stock(set->compare, r)))
 					continue;
 				fputs(k++ ? "; " : ": ", f);
 				esc(f, rt_base ? rtp_plot_str(json_array_get(json_object_get(set->compare, "new"),
@@ -730,7 +733,7 @@ static void comparison(FILE *f, const struct rtp_plot_set *set)
 			!strcmp(v, "worse") ? "&#9650; " : !strcmp(v, "better") ? "&#9660; " : "");
 		esc(f, v);
 		/* a ladder's rows say whose side they favour: "worse" is new against base */
-		if (rt_base && (!strcmp(v, "worse") || !strcmp(v, "better")))
+		if (rt_base && (!strcmp(v, "worse") || !strcmp(v, "better")) && rtp_plot_new_is_stock(c, rw))
 			fputs(!strcmp(v, "worse") ? " (RT better)" : " (RT worse)", f);
 		else if (stock_base && (!strcmp(v, "worse") || !strcmp(v, "better")))
 			fputs(!strcmp(v, "worse") ? " (RT worse)" : " (RT better)", f);

@@ -21,13 +21,21 @@ bool rtp_plot_rt_against_stock(const json_t *cmp)
 	const json_t *n;
 	size_t i;
 
-	if (strcmp(rtp_plot_str(json_object_get(cmp, "base"), "preempt", ""), "rt") ||
-	    !json_array_size(json_object_get(cmp, "new")))
+	if (strcmp(rtp_plot_str(json_object_get(cmp, "base"), "preempt", ""), "rt"))
 		return false;
+	/* a ladder may hold RT rungs too (6.12's rt-full): stock ones make it a trade */
 	json_array_foreach(json_object_get(cmp, "new"), i, n)
-		if (!strcmp(rtp_plot_str(n, "preempt", ""), "rt"))
-			return false;
-	return true;
+		if (strcmp(rtp_plot_str(n, "preempt", ""), "rt"))
+			return true;
+	return false;
+}
+
+bool rtp_plot_new_is_stock(const json_t *cmp, const json_t *row)
+{
+	double ix = json_number_value(json_object_get(row, "new_index"));	/* 0 when absent */
+	const json_t *n = ix >= 0 && ix < 1e6 ? json_array_get(json_object_get(cmp, "new"), (size_t)ix) : NULL;
+
+	return n && strcmp(rtp_plot_str(n, "preempt", "rt"), "rt");
 }
 
 /* The other way round: a stock base against RT only. */
@@ -191,6 +199,9 @@ void rtp_plot_trade(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 	json_array_foreach(json_object_get(cmp, "new"), k, nw) {
 		char rung[96];
 
+		/* RT against RT (rt-full against rt) is not the trade: its rows are in the tables */
+		if (rt_base && !strcmp(rtp_plot_str(nw, "preempt", "rt"), "rt"))
+			continue;
 		/* the stock rung of this pair */
 		rtp_plot_text(rung, sizeof(rung), rtp_plot_str(rt_base ? nw : json_object_get(cmp, "base"), "label", "?"));
 		for (b = 0; b < RP_NBENCH; b++) {
