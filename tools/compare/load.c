@@ -15,92 +15,9 @@
 #include <sys/stat.h>
 
 #include "log.h"
+#include "resultdir.h"
 
 /* ---- loading ----------------------------------------------------------- */
-
-static bool is_doc_name(const char *n)
-{
-	size_t l = strlen(n);
-
-	return l > 5 && !strcmp(n + l - 5, ".json") && strcmp(n, "compare.json") &&
-	       strcmp(n, "suite.json") && !strstr(n, ".tmp.");
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names in dir that pass keep(); *names freed by the caller. */
-static int list_dir(const char *dir, bool (*keep)(const char *dir, const char *name),
-		    char ***names, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t cap = 0;
-
-	*names = NULL;
-	*n = 0;
-	if (!d)
-		return -errno;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || !keep(dir, e->d_name))
-			continue;
-		if (*n == cap) {
-			char **nn;
-
-			cap = cap ? cap * 2 : 16;
-			nn = realloc(*names, cap * sizeof(char *));
-			if (!nn)
-				break;
-			*names = nn;
-		}
-		(*names)[*n] = strdup(e->d_name);
-		if (!(*names)[*n])
-			break;
-		(*n)++;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*names, *n, sizeof(char *), cmp_str);
-	return 0;
-}
-
-static void free_names(char **names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-static bool keep_doc(const char *dir, const char *name)
-{
-	char p[PATH_MAX];
-	struct stat st;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return is_doc_name(name) && !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-static bool keep_rung(const char *dir, const char *name)
-{
-	char p[PATH_MAX];
-	struct stat st;
-	char **docs;
-	size_t n;
-	bool ok;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	if (stat(p, &st) || !S_ISDIR(st.st_mode))
-		return false;
-	if (list_dir(p, keep_doc, &docs, &n))
-		return false;
-	ok = n > 0;
-	free_names(docs, n);
-	return ok;
-}
 
 /* in_dir: another rtproof format (rtproof-vm/1 ...) beside the documents is skipped. */
 static int load_doc(struct run *r, const char *path, bool in_dir)
@@ -147,7 +64,7 @@ static int load_run(struct run *r, const char *path)
 	}
 	if (!S_ISDIR(st.st_mode))
 		return load_doc(r, path, false);
-	if (list_dir(path, keep_doc, &names, &n)) {
+	if (rtp_resultdir_list(path, RTP_RD_DOCS, &names, &n)) {
 		rtp_error("%s: cannot read the directory: %s", path, strerror(errno));
 		return -EIO;
 	}
@@ -171,7 +88,7 @@ static int load_run(struct run *r, const char *path)
 	}
 	if (!n) {
 		rtp_error("%s: no result documents (*.json) in the directory", path);
-		free_names(names, n);
+		rtp_resultdir_free(names, n);
 		return -ENOENT;
 	}
 	for (i = 0; i < n && !ret; i++) {
@@ -180,29 +97,13 @@ static int load_run(struct run *r, const char *path)
 		snprintf(p, sizeof(p), "%s/%s", path, names[i]);
 		ret = load_doc(r, p, true);
 	}
-	free_names(names, n);
+	rtp_resultdir_free(names, n);
 	return ret;
 }
 
 bool cmp_is_ladder(const char *path)
 {
-	struct stat st;
-	char **names;
-	size_t n;
-	bool ladder;
-
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return false;
-	if (list_dir(path, keep_doc, &names, &n))
-		return false;
-	free_names(names, n);
-	if (n)
-		return false;
-	if (list_dir(path, keep_rung, &names, &n))
-		return false;
-	ladder = n > 0;
-	free_names(names, n);
-	return ladder;
+	return rtp_resultdir_is_ladder(path);
 }
 
 /* A label from a path or a directory entry (anyone's bytes): printed, so
@@ -267,29 +168,26 @@ int cmp_load_side(struct side *s, const char *arg)
 /* A compare-kernels directory: base is the rt rung, the others are the news. */
 int cmp_load_ladder(struct side *sides, int *nsides, const char *dir)
 {
-	char **names, groups[MAX_SIDES][128];
+	char **names, groups[MAX_SIDES][128], rung[128];
 	int ngroups = 0, g, rt = -1, ret = 0;
 	size_t n, i;
 
-	if (list_dir(dir, keep_rung, &names, &n))
+	if (rtp_resultdir_list(dir, RTP_RD_RUNS, &names, &n))
 		return -EIO;
+	/* the ladder's order (resultdir.h), then rt first: it is the base */
+	qsort(names, n, sizeof(*names), rtp_resultdir_cmp_rung);
 	for (i = 0; i < n; i++) {
-		char base[128], *p;
-
-		snprintf(base, sizeof(base), "%s", names[i]);
-		p = strstr(base, "-run");
-		if (p && p[4] && strspn(p + 4, "0123456789") == strlen(p + 4))
-			*p = 0;
+		rtp_resultdir_rung(names[i], rung, sizeof(rung));
 		for (g = 0; g < ngroups; g++)
-			if (!strcmp(groups[g], base))
+			if (!strcmp(groups[g], rung))
 				break;
 		if (g == ngroups) {
 			if (ngroups == MAX_SIDES) {
 				rtp_error("%s: more than %d rungs", dir, MAX_SIDES);
-				free_names(names, n);
+				rtp_resultdir_free(names, n);
 				return -E2BIG;
 			}
-			snprintf(groups[ngroups++], sizeof(groups[0]), "%s", base);
+			snprintf(groups[ngroups++], sizeof(groups[0]), "%s", rung);
 		}
 	}
 	for (g = 0; g < ngroups; g++)
@@ -297,59 +195,41 @@ int cmp_load_ladder(struct side *sides, int *nsides, const char *dir)
 			rt = g;
 	if (rt < 0) {
 		rtp_error("%s: a compare-kernels directory without an rt rung", dir);
-		free_names(names, n);
+		rtp_resultdir_free(names, n);
 		return -ENOENT;
 	}
 	if (ngroups < 2) {
 		rtp_error("%s: a compare-kernels directory with the rt rung alone", dir);
-		free_names(names, n);
+		rtp_resultdir_free(names, n);
 		return -ENOENT;
 	}
-	/* rt first, then stock-none, stock-voluntary, stock-full, then the rest by name */
-	{
-		static const char *const order[] = { "rt", "stock-none", "stock-voluntary", "stock-full" };
-		int ord[MAX_SIDES], k = 0, o;
-		bool used[MAX_SIDES] = { 0 };
+	for (g = 0; g < ngroups && !ret; g++) {
+		/* side 0 is rt; the others keep the ladder's order */
+		int o = g == 0 ? rt : g <= rt ? g - 1 : g;
+		struct side *s = &sides[g];
 
-		for (o = 0; o < 4; o++)
-			for (g = 0; g < ngroups; g++)
-				if (!used[g] && !strcmp(groups[g], order[o])) {
-					ord[k++] = g;
-					used[g] = true;
-				}
-		for (g = 0; g < ngroups; g++)
-			if (!used[g])
-				ord[k++] = g;
-		for (o = 0; o < ngroups && !ret; o++) {
-			struct side *s = &sides[o];
+		snprintf(s->label, sizeof(s->label), "%s", groups[o]);
+		label_clean(s->label);
+		snprintf(s->path, sizeof(s->path), "%s/%s", dir, groups[o]);
+		for (i = 0; i < n && !ret; i++) {
+			char path[PATH_MAX];
 
-			g = ord[o];
-			snprintf(s->label, sizeof(s->label), "%s", groups[g]);
-			label_clean(s->label);
-			snprintf(s->path, sizeof(s->path), "%s/%s", dir, groups[g]);
-			for (i = 0; i < n && !ret; i++) {
-				char base[128], *p, path[PATH_MAX];
-
-				snprintf(base, sizeof(base), "%s", names[i]);
-				p = strstr(base, "-run");
-				if (p && p[4] && strspn(p + 4, "0123456789") == strlen(p + 4))
-					*p = 0;
-				if (strcmp(base, groups[g]))
-					continue;
-				if (s->nruns >= MAX_RUNS) {
-					rtp_error("%s: more than %d runs of %s", dir, MAX_RUNS, groups[g]);
-					ret = -E2BIG;
-					break;
-				}
-				snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-				ret = load_run(&s->runs[s->nruns++], path);
+			rtp_resultdir_rung(names[i], rung, sizeof(rung));
+			if (strcmp(rung, groups[o]))
+				continue;
+			if (s->nruns >= MAX_RUNS) {
+				rtp_error("%s: more than %d runs of %s", dir, MAX_RUNS, groups[o]);
+				ret = -E2BIG;
+				break;
 			}
-			if (s->nruns > 1)
-				snprintf(s->path, sizeof(s->path), "%s/%s-run*", dir, groups[g]);
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			ret = load_run(&s->runs[s->nruns++], path);
 		}
+		if (s->nruns > 1)
+			snprintf(s->path, sizeof(s->path), "%s/%s-run*", dir, groups[o]);
 	}
 	*nsides = ngroups;
-	free_names(names, n);
+	rtp_resultdir_free(names, n);
 	return ret;
 }
 

@@ -2,6 +2,7 @@
 /* Reading what rtproof-plot and rtproof-report are given: result documents,
  * suite directories, kernel-ladder directories and compare.json. */
 #include "plot.h"
+#include "resultdir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -263,29 +264,6 @@ static int load_run_dir(struct rtp_plot_set *set, const char *dir, const char *l
 	return ret < 0 ? ret : 1;
 }
 
-/* Ladder order: stock preempt=none, voluntary, full, then RT, then the rest. */
-static int rung_rank(const char *n)
-{
-	static const char *const order[] = { "stock-none", "stock-voluntary", "stock-full", "stock", "rt" };
-	size_t i;
-
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		size_t l = strlen(order[i]);
-
-		if (!strncmp(n, order[i], l) && (n[l] == 0 || n[l] == '-'))
-			return (int)i;
-	}
-	return 10;
-}
-
-static int cmp_rung(const void *a, const void *b)
-{
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	int rx = rung_rank(x), ry = rung_rank(y);
-
-	return rx != ry ? rx - ry : strverscmp(x, y);
-}
-
 static int load_compare(struct rtp_plot_set *set, const char *path, json_t *j)
 {
 	const char *schema = rtp_plot_str(j, "schema", "");
@@ -322,44 +300,18 @@ static bool ran_here(const char *dir)
 
 static int load_ladder(struct rtp_plot_set *set, const char *dir, char *msg, size_t len)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
 	char **names = NULL;
 	size_t n = 0, i;
-	int ret = 0, found = 0;
+	int ret, found = 0;
 	char *cp;
 
-	if (!d) {
-		snprintf(msg, len, "%s: %s", dir, strerror(errno));
-		return -errno;
+	/* every directory but plots/ (this program's own output), in the ladder's order */
+	ret = rtp_resultdir_list(dir, RTP_RD_DIRS, &names, &n);
+	if (ret) {
+		snprintf(msg, len, "%s: %s", dir, strerror(-ret));
+		return ret;
 	}
-	while ((e = readdir(d))) {
-		char *p, **v;
-
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "plots"))
-			continue;	/* plots/: this program's own output */
-		p = join(dir, e->d_name);
-		if (!p) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (!is_dir(p)) {
-			free(p);
-			continue;
-		}
-		free(p);
-		v = realloc(names, (n + 1) * sizeof(*v));
-		if (!v || !(v[n] = strdup(e->d_name))) {
-			names = v ? v : names;
-			ret = -ENOMEM;
-			break;
-		}
-		names = v;
-		n++;
-	}
-	closedir(d);
-	if (!ret)
-		qsort(names, n, sizeof(*names), cmp_rung);
+	qsort(names, n, sizeof(*names), rtp_resultdir_cmp_rung);
 	for (i = 0; i < n && ret >= 0; i++) {
 		char *p = join(dir, names[i]);
 
@@ -378,9 +330,7 @@ static int load_ladder(struct rtp_plot_set *set, const char *dir, char *msg, siz
 				ret = -ENOMEM;
 		free(p);
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	rtp_resultdir_free(names, n);
 	if (ret < 0)
 		return ret;
 	cp = join(dir, "compare.json");
