@@ -339,6 +339,22 @@ static void pop(struct state *s, int kind, int id, const char *name)
 	}
 }
 
+/* d ns of the window to whoever holds the CPU: a culprit or the thread itself; false: nobody known. */
+static bool charge(struct acc *a, const struct state *s, struct rtp_tracecut *x, uint64_t d)
+{
+	bool self, soft;
+	struct rtp_culprit *h = holder(a, s, x->tid, x->soft_in_task, &self, &soft);
+
+	if (h) {
+		h->ns += d;
+		if (soft)
+			h->softirq_ns += d;
+	} else if (self) {
+		x->self_ns += d;
+	}
+	return h || self;
+}
+
 static int cmp_cul(const void *a, const void *b)
 {
 	const struct rtp_culprit *x = a, *y = b;
@@ -381,17 +397,12 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 		if (in && e->ts > t) {
 			uint64_t d = e->ts - t;
 
-			h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
-			if (h) {
-				h->ns += d;
-				if (soft)
-					h->softirq_ns += d;
-			} else if (self)
-				x->self_ns += d;
-			else if (s.depth == 0 && !s.task_known)
-				unknown_ns += d;
-			else
-				a->lost_ns += d;
+			if (!charge(a, &s, x, d)) {
+				if (s.depth == 0 && !s.task_known)
+					unknown_ns += d;
+				else
+					a->lost_ns += d;
+			}
 			t = e->ts;
 		}
 		switch (e->type) {
@@ -475,14 +486,7 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 	if (x->wake_ns > t) {
 		uint64_t d = x->wake_ns - t;
 
-		h = holder(a, &s, x->tid, x->soft_in_task, &self, &soft);
-		if (h) {
-			h->ns += d;
-			if (soft)
-				h->softirq_ns += d;
-		} else if (self)
-			x->self_ns += d;
-		else
+		if (!charge(a, &s, x, d))
 			a->lost_ns += d;
 	}
 	/* a holder never seen switching out: unknown, counted as not accounted */
