@@ -161,6 +161,33 @@ static size_t components(const struct rtp_doc *d, const struct rtp_doc_metric *m
 	return n ? n : 1;
 }
 
+/*
+ * A thread that shares its CPU with others of the document (cyclic -t 192
+ * on 2 CPUs): its place in the CPU's wake-up order is the run's own, so
+ * one thread's figures move between two runs of one machine by x2 and
+ * more (idle pairs here: 40 to 80 such rows "worse" in each).  Its rows
+ * are not compared; the CPU-wide ones are.
+ */
+static bool shares_cpu(const struct rtp_doc *d, const struct rtp_doc_metric *m)
+{
+	char cpu[32], thr[32], c2[32], t2[32];
+	size_t i;
+
+	key_field(m->key, "thread", thr, sizeof(thr));
+	key_field(m->key, "cpu", cpu, sizeof(cpu));
+	if (!thr[0] || !strcmp(thr, "all") || !cpu[0] || !strcmp(cpu, "all"))
+		return false;
+	for (i = 0; i < d->nmetrics; i++) {
+		if (&d->metrics[i] == m || strcmp(d->metrics[i].name, m->name))
+			continue;
+		key_field(d->metrics[i].key, "thread", t2, sizeof(t2));
+		key_field(d->metrics[i].key, "cpu", c2, sizeof(c2));
+		if (t2[0] && strcmp(t2, "all") && strcmp(t2, thr) && !strcmp(c2, cpu))
+			return true;
+	}
+	return false;
+}
+
 static int compare_side(const struct side *base, const struct side *nw, int ni, const struct ctx *c,
 			size_t *matched, size_t *unmatched, char *first_unmatched, size_t fulen)
 {
@@ -170,6 +197,8 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 	for (i = 0; i < rb->ndocs; i++) {
 		const struct rtp_doc *bd = &rb->docs[i];
 		bool xruns_done = false, bench_compared = false;
+
+		size_t shared = 0;
 
 		for (k = 0; k < bd->nmetrics; k++) {
 			const struct rtp_doc_metric *m = &bd->metrics[k];
@@ -182,6 +211,10 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 
 			if (!metric_selected(bd->bench, m->name, c->o))
 				continue;
+			if (shares_cpu(bd, m)) {
+				shared++;
+				continue;
+			}
 			ret = pool(&pb, base, bd->bench, m->name, m->key, 0);
 			if (ret) {
 				pooled_free(&pb);
@@ -270,6 +303,9 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 			pooled_free(&pb);
 			pooled_free(&pn);
 		}
+		if (shared && ni == 0)
+			warn_add("%s: %zu threads share their CPUs: a thread's place in its CPU's wake-up order is the run's own, so their own rows are not compared (the CPU-wide ones are)",
+				 bd->bench, shared);
 		for (k = 0; k < bd->nevents && bench_compared; k++) {
 			struct row *w;
 
