@@ -8,6 +8,8 @@
 # The loads a runner can start beside a bench; a bench's --load NAME only
 # records the name.
 RTP_LOADS="none io hackbench mixed cpu"
+# the guest's hackbench (one vCPU, icount): kernel/vm/init runs it, rtproof-vm describes it
+RTP_GUEST_HACKBENCH_ARGS="-g 2 -f 4 -l 50"
 
 # rtp_load_known NAME: is NAME one of RTP_LOADS?
 rtp_load_known() {
@@ -84,16 +86,35 @@ _rtp_loop() {
 	_k=$1; _s=$2; shift 2
 	_rtp_bg sh -c 'k=$1; m=$2; s=$3; pd=$4; shift 4; c=
 		trap '\''[ -z "$c" ] || kill "$c" 2>/dev/null; exit 0'\'' TERM HUP INT QUIT
+		[ -z "$m" ] || : >>"$m/load.$k"
 		while :; do
 			$pd "$@" >/dev/null 2>&1 & c=$!
-			wait "$c" || { sleep 0.1 & c=$!; wait "$c"; }
-			[ -z "$m" ] || echo >>"$m/load.$k"
+			if wait "$c"; then
+				[ -z "$m" ] || echo >>"$m/load.$k"
+			else
+				[ -z "$m" ] || echo >>"$m/failed.$k"
+				sleep 0.1 & c=$!; wait "$c"
+			fi
 			[ "$s" = 0 ] || { sleep "$s" & c=$!; wait "$c"; }
 		done' sh "$_k" "${RTP_LOAD_MARKS:-}" "$_s" "$(rtp_pdeath)" "$@"
 }
+# _rtp_stressng NAME ARGS...: stress-ng in the background until stopped;
+# with RTP_LOAD_MARKS, its metrics (bogo ops per stressor, written when
+# it is stopped) go to RTP_LOAD_MARKS/stress-ng.NAME.yaml and its output
+# to stress-ng.NAME.log there.
+_rtp_stressng() {
+	_n=$1
+	shift
+	if [ -n "${RTP_LOAD_MARKS:-}" ]; then
+		_rtp_bg sh -c 'l=$1; shift; exec "$@" >"$l" 2>&1' sh "$RTP_LOAD_MARKS/stress-ng.$_n.log" \
+			stress-ng "$@" --timeout 0 --metrics-brief --yaml "$RTP_LOAD_MARKS/stress-ng.$_n.yaml"
+	else
+		_rtp_bg stress-ng "$@" --timeout 0 --quiet
+	fi
+}
 _rtp_load_io() {
 	if command -v stress-ng >/dev/null 2>&1; then
-		_rtp_bg stress-ng --hdd 1 --iomix 1 --temp-path "${TMPDIR:-/tmp}" --timeout 0 --quiet
+		_rtp_stressng io --hdd 1 --iomix 1 --temp-path "${TMPDIR:-/tmp}"
 		return
 	fi
 	# A fresh mktemp name each round: a fixed one in /tmp (load.dd) let any
@@ -122,7 +143,7 @@ rtp_load_start() {
 	mixed) _rtp_load_io; _rtp_load_hackbench ;;
 	cpu)
 		if command -v stress-ng >/dev/null 2>&1; then
-			_rtp_bg stress-ng --cpu 0 --timeout 0 --quiet
+			_rtp_stressng cpu --cpu 0
 		else
 			_rtp_loop cpu 0 sh -c 'i=0; while [ $i -lt 10000 ]; do i=$((i + 1)); done'
 		fi ;;
@@ -144,10 +165,83 @@ rtp_load_stop() {
 	return 0
 }
 
-# rtp_load_rounds: "KIND ROUNDS" per line, from RTP_LOAD_MARKS.
+# rtp_load_rounds: "KIND ROUNDS FAILED" per line, from RTP_LOAD_MARKS:
+# the rounds completed and those whose command failed (a round cut by the
+# stop is neither).
 rtp_load_rounds() {
-	for _f in "${RTP_LOAD_MARKS:-/nonexistent}"/load.*; do
-		[ -f "$_f" ] && echo "${_f##*/load.} $(wc -l <"$_f" | tr -d ' ')"
+	for _k in $(cd "${RTP_LOAD_MARKS:-/nonexistent}" 2>/dev/null && ls load.* failed.* 2>/dev/null |
+		sed 's/^[a-z]*\.//' | sort -u); do
+		_n=0 _x=0
+		[ -f "$RTP_LOAD_MARKS/load.$_k" ] && _n=$(wc -l <"$RTP_LOAD_MARKS/load.$_k" | tr -d ' ')
+		[ -f "$RTP_LOAD_MARKS/failed.$_k" ] && _x=$(wc -l <"$RTP_LOAD_MARKS/failed.$_k" | tr -d ' ')
+		echo "$_k $_n $_x"
+	done
+	# stress-ng's parts: bogo ops per stressor; one that left no metrics failed
+	for _l in "${RTP_LOAD_MARKS:-/nonexistent}"/stress-ng.*.log; do
+		[ -f "$_l" ] || continue
+		_y=${_l%.log}.yaml
+		if [ -f "$_y" ]; then
+			awk '/- stressor:/ { s = $3; gsub(/[^a-z]/, "", s) }
+			     /bogo-ops:/ && s != "" { print "stressng_" s, $2, 0; s = "" }' "$_y"
+		else
+			_s=${_l##*/stress-ng.}
+			echo "stressng_${_s%.log} 0 1"
+		fi
 	done
 	return 0
+}
+
+# _rtp_load_counted KIND: what one round of KIND is.
+_rtp_load_counted() {
+	case $1 in
+	hackbench) echo "hackbench runs (${RTP_HACKBENCH_ARGS:--g 4 -l 2000})" ;;
+	dd) echo "16 MiB written to a file (dd, 64 KiB blocks) and removed" ;;
+	find) echo "walks of / and /sys (find -xdev)" ;;
+	drop_caches) echo "page cache drops, 1 s apart" ;;
+	cpu) echo "10000-step shell loops" ;;
+	stressng_*) echo "stress-ng ${1#stressng_} bogo ops (stress-ng's own unit of work)" ;;
+	*) echo "rounds" ;;
+	esac
+}
+
+# rtp_load_work_json LOAD WHERE INTERVAL_S: the "load_work" value of
+# suite.json and vm.json from rtp_load_rounds' lines on stdin (a guest's
+# file is anyone's text: only [a-z_] kinds and digit counts are taken):
+# what each part of the load did, per second of the interval it ran.
+# A part that never completed a round says why, with no rate; the value is
+# null with no load.  Host and guest loads are different programs.
+rtp_load_work_json() {
+	_l=$1 _w=$2 _t=$3 _sep=
+	case $_t in ''|*[!0-9.]*|*.*.*) _t= ;; esac
+	if [ "$_l" = none ]; then
+		cat >/dev/null
+		echo null
+		return 0
+	fi
+	printf '{ "where": "%s", "load": "%s", "interval_s": %s,\n' "$_w" "$_l" "${_t:-null}"
+	printf '    "note": "what the %s load did beside the benches; a %s load is not the same program as a %s one: never compared",\n' \
+		"$_w" "$_w" "$([ "$_w" = guest ] && echo host || echo guest)"
+	printf '    "parts": ['
+	while read -r _k _n _x _rest; do
+		case $_k in ''|*[!a-z_]*) continue ;; esac
+		case $_n in ''|*[!0-9]*) continue ;; esac
+		case $_x in ''|*[!0-9]*) _x=0 ;; esac
+		printf '%s\n      { "kind": "%s", "counted": "%s", "rounds": %s, "failed": %s, ' "$_sep" "$_k" \
+			"$(_rtp_load_counted "$_k")" "$_n" "$_x"
+		if [ "$_n" -gt 0 ] && [ -n "$_t" ]; then
+			printf '"per_s": %s }' "$(awk -v n="$_n" -v t="$_t" 'BEGIN { printf "%.4g", (t > 0 ? n / t : 0) }')"
+		elif [ "$_n" -gt 0 ]; then
+			printf '"per_s": null, "why": "the interval is unknown" }'
+		elif [ "$_x" -gt 0 ]; then
+			printf '"per_s": null, "why": "every round failed (%s)" }' "$_x"
+		else
+			printf '"per_s": null, "why": "no round completed in the interval" }'
+		fi
+		_sep=,
+	done
+	if [ -n "$_sep" ]; then
+		printf '\n    ] }\n'
+	else
+		printf '],\n    "why": "no part of the load reported a count: it never started, or the run ended before it could say" }\n'
+	fi
 }

@@ -20,6 +20,14 @@ for b in cyclic irqlat audio; do
 	jq_ok "$TMP/r/$b.json" '.load.name == "hackbench"'
 	ok $? "$b.json says load hackbench ($(jq -r '.load.name' "$TMP/r/$b.json" 2>/dev/null), $(jq -r '.verdict.status' "$TMP/r/$b.json" 2>/dev/null))"
 done
+# what the load did beside each bench: hackbench rounds over the interval it ran
+for b in cyclic irqlat audio; do
+	jq_ok "$TMP/r/suite.json" '.benches[] | select(.bench == "'$b'") | .load_work
+		| .where == "host" and .load == "hackbench" and .interval_s > 1
+		and (.parts | length == 1) and (.parts[0] | .kind == "hackbench" and (.counted | test("hackbench runs"))
+			and ((.rounds > 0 and .per_s > 0) or (.rounds == 0 and .per_s == null and (.why | length) > 0)))'
+	ok $? "suite.json: $b's load_work ($(jq -c '.benches[] | select(.bench == "'$b'") | .load_work | {interval_s, parts}' "$TMP/r/suite.json" 2>/dev/null))"
+done
 sleep 0.5
 left=0
 for p in $(pgrep -x hackbench); do

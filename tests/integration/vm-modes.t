@@ -13,7 +13,7 @@ vm_fetch stock
 rc=$?
 [ $rc -ne 0 ] && sed 's/^/# /' "$TMP/err"
 ok $rc "--load mixed: the guest runs and exits 0"
-r() { sed -n "s/^$1 //p" "$TMP/load/load-rounds.txt" 2>/dev/null; }
+r() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/load/load-rounds.txt" 2>/dev/null; }
 diag "load rounds: $(tr '\n' ' ' <"$TMP/load/load-rounds.txt" 2>/dev/null)"
 if command -v hackbench >/dev/null; then
 	[ "$(r hackbench)" -gt 0 ] 2>/dev/null
@@ -23,6 +23,10 @@ else
 fi
 [ "$(r dd)" -gt 0 ] 2>/dev/null && [ "$(r drop_caches)" -gt 0 ] 2>/dev/null
 ok $? "dd and drop_caches rounds completed: $(r dd), $(r drop_caches)"
+jq_ok "$TMP/load/vm.json" '.load_work | .where == "guest" and .load == "mixed" and .interval_s > 0.4
+	and ([.parts[] | select(.kind == "dd" or .kind == "drop_caches") | .rounds > 0 and .per_s > 0] | length == 2)
+	and all(.parts[]; .per_s != null or (.why | length) > 0)'
+ok $? "vm.json: what the guest's load did, per guest second ($(jq -c '.load_work | {interval_s, parts: [.parts[] | [.kind, .rounds, .per_s]]}' "$TMP/load/vm.json" 2>/dev/null))"
 grep -q '^load: mixed' "$TMP/load/guest-info.txt" && grep -q '^LOAD=mixed' "$TMP/load/guest-job.sh"
 ok $? "the load is recorded in guest-job.sh and guest-info.txt"
 
