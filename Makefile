@@ -366,6 +366,7 @@ MAN_NAME_rtproof-cyclic := timer wake-up latency per CPU
 MAN_NAME_rtproof-irqlat := interrupt latency by stage, to user space
 MAN_NAME_rtproof-audio := audio xruns and their causes
 MAN_NAME_rtproof-lockstress := what lock choices mean for a real-time thread
+MAN_NAME_rtproof-load := the throughput a kernel lets through, the price of its latency
 MAN_NAME_rtproof-cleanup := restore what killed runs left changed
 $(O)/man/%.1: $(BIN)/%
 	@mkdir -p $(@D)

@@ -289,3 +289,16 @@ int rtp_opt_fail(int c, char **argv)
 		rtp_error("%s: %s (see --help)", argv[optind - 1], what);
 	return 1;
 }
+
+const char *rtp_parse_online_cpu(const char *s, int *out)
+{
+	cpu_set_t online;
+	int cpu;
+
+	if (rtp_parse_int(s, 0, CPU_SETSIZE - 1, &cpu))
+		return "CPU must be a number 0..1023";
+	if (!rtp_cpus_online(&online) && !CPU_ISSET(cpu, &online))
+		return "CPU is not online";
+	*out = cpu;
+	return NULL;
+}

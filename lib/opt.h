@@ -63,5 +63,11 @@ const char *rtp_opt_strerror(int err);
 
 /* Online CPUs, from /sys/devices/system/cpu/online (sched_getaffinity fallback). */
 int rtp_cpus_online(cpu_set_t *out);
+/*
+ * One CPU's number that is online (--cpu N): NULL with *out set, or why
+ * not ("CPU must be a number 0..1023", "CPU is not online") for the
+ * option's error line.
+ */
+const char *rtp_parse_online_cpu(const char *s, int *out);
 
 #endif /* RTP_OPT_H */

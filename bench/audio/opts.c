@@ -266,14 +266,10 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 		o->start_server = true;
 		break;
 	case 'a': {
-		cpu_set_t online;
-		int cpu;
+		const char *why = rtp_parse_online_cpu(arg, &o->cpu);
 
-		if (rtp_parse_int(arg, 0, CPU_SETSIZE - 1, &cpu))
-			return bad(name, arg, "CPU must be a number");
-		if (!rtp_cpus_online(&online) && !CPU_ISSET(cpu, &online))
-			return bad(name, arg, "CPU is not online");
-		o->cpu = cpu;
+		if (why)
+			return bad(name, arg, why);
 		break;
 	}
 	case OPT_DSP:

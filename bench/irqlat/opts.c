@@ -129,12 +129,10 @@ int irqlat_option(void *oo, int c, const char *name, const char *arg, int argc, 
 			return bad(name, arg, "IRQ thread priority must be 1..99");
 		break;
 	case OPT_CPU: {
-		cpu_set_t online;
+		const char *why = rtp_parse_online_cpu(arg, &o->cpu);
 
-		if (rtp_parse_int(arg, 0, CPU_SETSIZE - 1, &o->cpu))
-			return bad(name, arg, "CPU must be a number 0..1023");
-		if (!rtp_cpus_online(&online) && !CPU_ISSET(o->cpu, &online))
-			return bad(name, arg, "CPU is not online");
+		if (why)
+			return bad(name, arg, why);
 		break;
 	}
 	case OPT_DELAY:

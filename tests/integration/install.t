@@ -13,7 +13,7 @@ rc=$?
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/install.out" | tail -n 20
 ok $rc "make install DESTDIR=... PREFIX=/usr"
 for f in usr/bin/rtproof usr/bin/rtproof-cyclic usr/bin/rtproof-irqlat usr/bin/rtproof-audio \
-	usr/bin/rtproof-lockstress usr/lib/rtproof/scripts/rtproof-run usr/lib/rtproof/scripts/rtproof-vm \
+	usr/bin/rtproof-lockstress usr/bin/rtproof-load usr/lib/rtproof/scripts/rtproof-run usr/lib/rtproof/scripts/rtproof-vm \
 	usr/lib/rtproof/scripts/rtproof-kernel usr/lib/rtproof/scripts/rtproof-compare-kernels \
 	usr/lib/rtproof/scripts/rtproof-bisect \
 	usr/lib/rtproof/scripts/rtproof-lib.sh usr/lib/rtproof/kernel/vm/init \

@@ -25,6 +25,7 @@ static const char *const headline[] = {
 	"irqlat:thread_latency", "irqlat:rtc_interval_error", "irqlat:user_timer_wakeup",
 	"audio:wakeup_lateness", "audio:buffer_margin",
 	"lockstress:inversion_wait",
+	"load:ns_per_op",
 };
 
 /* a new row, zeroed but for what names it; NULL when out of memory */

@@ -13,7 +13,7 @@
 
 /* Keys that tell metrics of one name apart (docs/results.md, by bench). */
 static const char *const id_keys[] = {
-	"cpu", "thread", "span", "protocol", "kind", "threads", "variant", "lock",
+	"cpu", "thread", "span", "protocol", "kind", "threads", "variant", "lock", "part",
 };
 
 __attribute__((format(printf, 3, 4)))
