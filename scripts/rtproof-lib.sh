@@ -212,7 +212,8 @@ _rtp_load_counted() {
 # null with no load.  Host and guest loads are different programs.
 rtp_load_work_json() {
 	_l=$1 _w=$2 _t=$3 _sep=
-	case $_t in ''|*[!0-9.]*|*.*.*) _t= ;; esac
+	case $_t in ''|*[!0-9.]*|*.*.*|.*|*.) _t= ;; esac
+	[ ${#_t} -le 15 ] || _t=
 	if [ "$_l" = none ]; then
 		cat >/dev/null
 		echo null
@@ -226,6 +227,7 @@ rtp_load_work_json() {
 		case $_k in ''|*[!a-z_]*) continue ;; esac
 		case $_n in ''|*[!0-9]*) continue ;; esac
 		case $_x in ''|*[!0-9]*) _x=0 ;; esac
+		[ ${#_n} -le 15 ] && [ ${#_x} -le 15 ] || continue	# a count, not anyone's digits
 		printf '%s\n      { "kind": "%s", "counted": "%s", "rounds": %s, "failed": %s, ' "$_sep" "$_k" \
 			"$(_rtp_load_counted "$_k")" "$_n" "$_x"
 		if [ "$_n" -gt 0 ] && [ -n "$_t" ]; then
