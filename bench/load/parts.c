@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,11 +97,14 @@ static void *partner(void *arg)
 
 static int udp_bound(struct sockaddr_in *sa)
 {
+	/* a lost datagram ends the part with an error instead of a hang */
+	struct timeval tmo = { .tv_sec = 2 };
 	socklen_t l = sizeof(*sa);
 	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (s < 0)
 		return -errno;
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo));
 	memset(sa, 0, sizeof(*sa));
 	sa->sin_family = AF_INET;
 	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
