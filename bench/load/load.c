@@ -42,7 +42,6 @@ static void *worker(void *arg)
 			rtp_hist_record_at(&s->hist, (ns + ops - 1) / ops, rtp_now_ns(CLOCK_MONOTONIC));
 			s->ops += ops;
 			s->ns += ns;
-			s->rounds++;
 		}
 	atomic_store(&r->done, true);
 	rtp_run_wake(r->run);
@@ -96,20 +95,19 @@ static int load_run_parts(struct rtp_run *run)
 	struct rtp_watch w = { .check = load_watch, .arg = r };
 	int ret;
 
-	r->t0_ns = rtp_now_ns(CLOCK_MONOTONIC);
-	run->first_ns = r->t0_ns;
+	run->first_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	ret = pthread_create(&r->worker, NULL, worker, r);
 	if (ret) {
 		rtp_error("the worker thread: %s", strerror(ret));
 		return RTP_EXIT_ERROR;
 	}
 	if (r->o.co.duration_ns)
-		w.deadline_ns = r->t0_ns + r->o.co.duration_ns;
+		w.deadline_ns = run->first_ns + r->o.co.duration_ns;
 	rtp_run_supervise(run, &w);
 	atomic_store(&r->stop, true);
 	pthread_join(r->worker, NULL);
 	run->last_ns = rtp_now_ns(CLOCK_MONOTONIC);
-	run->duration_s = (double)(run->last_ns - r->t0_ns) / 1e9;
+	run->duration_s = (double)(run->last_ns - run->first_ns) / 1e9;
 	return 0;
 }
 
@@ -121,7 +119,7 @@ static void load_decide(struct rtp_run *run, struct rtp_verdict *v)
 	for (p = 0; p < LP_N; p++) {
 		if (!(r->o.parts & (1u << p)))
 			continue;
-		ran += r->p[p].rounds > 0;
+		ran += r->p[p].hist.count > 0;
 		failed += r->p[p].err != 0;
 	}
 	if (!ran) {
@@ -138,6 +136,11 @@ static void load_decide(struct rtp_run *run, struct rtp_verdict *v)
 	}
 	rtp_verdict_figures_only(v);
 	snprintf(v->reason, sizeof(v->reason), "throughput has no budget");
+}
+
+static double ops_per_s(const struct load_part_state *s)
+{
+	return (double)s->ops / ((double)s->ns / 1e9);
 }
 
 static void load_summary(struct rtp_run *run, const struct rtp_verdict *v)
@@ -158,16 +161,16 @@ static void load_summary(struct rtp_run *run, const struct rtp_verdict *v)
 		if (!(r->o.parts & (1u << p)))
 			continue;
 		if (s->err) {
-			printf("%-9s %7llu  could not run: %s\n", load_part_names[p], (unsigned long long)s->rounds,
+			printf("%-9s %7llu  could not run: %s\n", load_part_names[p], (unsigned long long)s->hist.count,
 			       s->why);
 			continue;
 		}
-		if (!s->rounds) {
+		if (!s->hist.count) {
 			printf("%-9s %7s  no round completed\n", load_part_names[p], "0");
 			continue;
 		}
 		printf("%-9s %7llu %13.0f %11llu %11llu %11llu  %s\n", load_part_names[p],
-		       (unsigned long long)s->rounds, (double)s->ops / ((double)s->ns / 1e9),
+		       (unsigned long long)s->hist.count, ops_per_s(s),
 		       (unsigned long long)rtp_hist_percentile(&s->hist, 50), (unsigned long long)s->hist.min,
 		       (unsigned long long)s->hist.max, load_part_ops[p]);
 	}
@@ -197,7 +200,7 @@ static void load_json_metrics(struct rtp_run *run, struct rtp_json *j)
 	for (p = 0; p < LP_N; p++) {
 		const struct load_part_state *s = &r->p[p];
 
-		if (!(r->o.parts & (1u << p)) || !s->rounds)
+		if (!(r->o.parts & (1u << p)) || !s->hist.count)
 			continue;
 		rtp_json_begin_object(j, NULL);
 		rtp_json_string(j, "name", "ns_per_op");
@@ -206,7 +209,7 @@ static void load_json_metrics(struct rtp_run *run, struct rtp_json *j)
 		rtp_json_string(j, "op", load_part_ops[p]);
 		rtp_json_int(j, "cpu", r->cpu);
 		rtp_json_uint(j, "ops", s->ops);
-		rtp_json_double(j, "ops_per_s", (double)s->ops / ((double)s->ns / 1e9));
+		rtp_json_double(j, "ops_per_s", ops_per_s(s));
 		rtp_json_hist(j, &s->hist, true);
 		rtp_json_end_object(j);
 	}

@@ -36,8 +36,7 @@ struct load_opts {
 
 struct load_part_state {
 	struct rtp_hist hist;		/* ns per operation, a sample a round */
-	uint64_t ops, ns;		/* all rounds */
-	uint64_t rounds;
+	uint64_t ops, ns;		/* all rounds (hist.count of them) */
 	int err;			/* the part could not run: -errno */
 	char why[128];
 };
@@ -49,9 +48,7 @@ struct load_run {
 	atomic_bool stop;
 	atomic_bool done;
 	pthread_t worker;
-	bool started;
 	int cpu;
-	uint64_t t0_ns;
 };
 
 RTP_BENCH_OPTIONS_DECLARE(load);

@@ -118,7 +118,7 @@ static int udp_bound(struct sockaddr_in *sa)
 }
 
 /* the round's own side of a two-thread part: one operation */
-static int one_op(struct pair *p, int sock, const struct sockaddr_in *peer, char *buf)
+static int one_op(struct pair *p, int sock, char *buf)
 {
 	switch (p->part) {
 	case LP_CTXSW:
@@ -132,7 +132,6 @@ static int one_op(struct pair *p, int sock, const struct sockaddr_in *peer, char
 			pthread_cond_wait(&p->c, &p->m);
 		return 0;
 	case LP_LOOPBACK:
-		(void)peer;
 		if (send(sock, buf, 1024, 0) != 1024 || recv(sock, buf, 1024, 0) != 1024)
 			return -EIO;
 		return 0;
@@ -141,17 +140,60 @@ static int one_op(struct pair *p, int sock, const struct sockaddr_in *peer, char
 	}
 }
 
-static int pair_round(enum load_part part, uint64_t round_ns, int cpu, atomic_bool *stop, uint64_t *ops,
-		      uint64_t *ns, char *why, size_t len)
+static int spawn_one(void)
+{
+	char *const argv[] = { "true", NULL };
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		execv("/bin/true", argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		return -errno;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
+}
+
+/* A batch of the part's operations between two clock reads, added to *n; 0 or -errno. */
+static int one_batch(struct pair *p, int sock, char *buf, uint64_t *n)
+{
+	int i, ret = 0;
+
+	switch (p->part) {
+	case LP_SYSCALL:
+		for (i = 0; i < 256; i++)
+			syscall(SYS_getppid);
+		*n += 256;
+		return 0;
+	case LP_SPAWN:
+		ret = spawn_one();
+		*n += !ret;
+		return ret;
+	default:
+		for (i = 0; i < 16 && !ret; i++) {
+			ret = one_op(p, sock, buf);
+			*n += !ret;
+		}
+		return ret;
+	}
+}
+
+int load_part_round(enum load_part part, uint64_t round_ns, int cpu, atomic_bool *stop, uint64_t *ops,
+		    uint64_t *ns, char *why, size_t len)
 {
 	struct pair p = { .part = part, .cpu = cpu, .a = { -1, -1 }, .b = { -1, -1 } };
+	bool two = part == LP_CTXSW || part == LP_FUTEX_PI || part == LP_LOOPBACK;
 	pthread_mutexattr_t ma;
 	struct sockaddr_in me, peer;
 	pthread_t t;
 	char buf[1024] = { 0 };
-	uint64_t t0 = 0, t1 = 0, n = 0;
+	uint64_t t0, n = 0;
 	int sock = -1, ret = 0, i;
 
+	*ops = *ns = 0;
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
 	pthread_mutex_init(&p.m, &ma);
@@ -174,8 +216,7 @@ static int pair_round(enum load_part part, uint64_t round_ns, int cpu, atomic_bo
 	pin(cpu);
 	if (part == LP_FUTEX_PI)
 		pthread_mutex_lock(&p.m);
-	ret = -pthread_create(&t, NULL, partner, &p);
-	if (ret) {
+	if (two && (ret = -pthread_create(&t, NULL, partner, &p))) {
 		snprintf(why, len, "pthread_create: %s", strerror(-ret));
 		if (part == LP_FUTEX_PI)
 			pthread_mutex_unlock(&p.m);
@@ -183,16 +224,13 @@ static int pair_round(enum load_part part, uint64_t round_ns, int cpu, atomic_bo
 	}
 	t0 = now_ns();
 	while (!ret && !atomic_load_explicit(stop, memory_order_relaxed)) {
-		for (i = 0; i < 16 && !ret; i++) {
-			ret = one_op(&p, sock, &peer, buf);
-			n += !ret;
-		}
-		if ((t1 = now_ns()) - t0 >= round_ns)
+		ret = one_batch(&p, sock, buf, &n);
+		if (now_ns() - t0 >= round_ns)
 			break;
 	}
-	if (!t1 || t1 < t0)
-		t1 = now_ns();
-	/* the partner ends: pipes closed, the quit flag, a 'q' datagram */
+	*ns = now_ns() - t0;
+	*ops = n;
+	/* the partner ends: the quit flag, pipes closed, a 'q' datagram */
 	if (part == LP_FUTEX_PI) {
 		p.quit = true;
 		pthread_cond_broadcast(&p.c);
@@ -200,17 +238,18 @@ static int pair_round(enum load_part part, uint64_t round_ns, int cpu, atomic_bo
 	} else if (part == LP_CTXSW) {
 		close(p.a[1]);
 		p.a[1] = -1;
-	} else {
+	} else if (part == LP_LOOPBACK) {
 		buf[0] = 'q';
 		if (send(sock, buf, 1, 0) != 1)
 			shutdown(p.a[0], SHUT_RDWR);
 	}
-	pthread_join(t, NULL);
-	if (ret)
+	if (two)
+		pthread_join(t, NULL);
+	if (ret && part == LP_SPAWN)
+		snprintf(why, len, "fork and exec of /bin/true: %s", strerror(-ret));
+	else if (ret)
 		snprintf(why, len, "%s: an operation failed: %s", load_part_names[part], strerror(-ret));
 out:
-	*ops = n;
-	*ns = t1 > t0 ? t1 - t0 : 0;
 	for (i = 0; i < 2; i++) {
 		if (p.a[i] >= 0)
 			close(p.a[i]);
@@ -221,56 +260,5 @@ out:
 		close(sock);
 	pthread_cond_destroy(&p.c);
 	pthread_mutex_destroy(&p.m);
-	return ret;
-}
-
-/* ---- one thread ------------------------------------------------------------ */
-
-static int spawn_one(void)
-{
-	char *const argv[] = { "true", NULL };
-	int st;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		execv("/bin/true", argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) != pid)
-		return -errno;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
-}
-
-int load_part_round(enum load_part part, uint64_t round_ns, int cpu, atomic_bool *stop, uint64_t *ops,
-		    uint64_t *ns, char *why, size_t len)
-{
-	uint64_t t0, t1 = 0, n = 0;
-	int ret = 0, i;
-
-	if (part == LP_CTXSW || part == LP_FUTEX_PI || part == LP_LOOPBACK)
-		return pair_round(part, round_ns, cpu, stop, ops, ns, why, len);
-	pin(cpu);
-	t0 = now_ns();
-	while (!ret && !atomic_load_explicit(stop, memory_order_relaxed)) {
-		if (part == LP_SYSCALL) {
-			for (i = 0; i < 256; i++)
-				syscall(SYS_getppid);
-			n += 256;
-		} else {
-			ret = spawn_one();
-			n += !ret;
-		}
-		if ((t1 = now_ns()) - t0 >= round_ns)
-			break;
-	}
-	if (!t1)
-		t1 = now_ns();
-	*ns = t1 - t0;
-	if (ret)
-		snprintf(why, len, "%s: %s", part == LP_SPAWN ? "fork and exec of /bin/true" : "getppid",
-			 strerror(-ret));
-	*ops = n;
 	return ret;
 }
