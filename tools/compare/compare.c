@@ -198,8 +198,7 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 	for (i = 0; i < rb->ndocs; i++) {
 		const struct rtp_doc *bd = &rb->docs[i];
 		bool xruns_done = false, bench_compared = false;
-
-		size_t shared = 0;
+		size_t shared = 0;	/* threads that share a CPU: not compared (shares_cpu) */
 
 		for (k = 0; k < bd->nmetrics; k++) {
 			const struct rtp_doc_metric *m = &bd->metrics[k];

@@ -2,7 +2,6 @@
 /* rtproof-compare: loading documents, suites and ladders; the fairness check. */
 #include "compare.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -64,8 +63,9 @@ static int load_run(struct run *r, const char *path)
 	}
 	if (!S_ISDIR(st.st_mode))
 		return load_doc(r, path, false);
-	if (rtp_resultdir_list(path, RTP_RD_DOCS, &names, &n)) {
-		rtp_error("%s: cannot read the directory: %s", path, strerror(errno));
+	ret = rtp_resultdir_list(path, RTP_RD_DOCS, &names, &n);
+	if (ret) {
+		rtp_error("%s: cannot read the directory: %s", path, strerror(-ret));
 		return -EIO;
 	}
 	{

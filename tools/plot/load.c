@@ -4,7 +4,6 @@
 #include "plot.h"
 #include "resultdir.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
