@@ -191,6 +191,15 @@ rtp_load_rounds() {
 	return 0
 }
 
+# rtp_json_str TEXT: TEXT as a JSON string literal (backslash, quote,
+# newline, tab and carriage return escaped), for the runners' JSON files.
+rtp_json_str() {
+	_js=$1
+	_js=${_js//\\/\\\\}; _js=${_js//\"/\\\"}
+	_js=${_js//$'\n'/\\n}; _js=${_js//$'\t'/\\t}; _js=${_js//$'\r'/\\r}
+	printf '"%s"' "$_js"
+}
+
 # _rtp_load_counted KIND: what one round of KIND is.
 _rtp_load_counted() {
 	case $1 in
@@ -219,7 +228,7 @@ rtp_load_work_json() {
 		echo null
 		return 0
 	fi
-	printf '{ "where": "%s", "load": "%s", "interval_s": %s,\n' "$_w" "$_l" "${_t:-null}"
+	printf '{ "where": %s, "load": %s, "interval_s": %s,\n' "$(rtp_json_str "$_w")" "$(rtp_json_str "$_l")" "${_t:-null}"
 	printf '    "note": "what the %s load did beside the benches; a %s load is not the same program as a %s one: never compared",\n' \
 		"$_w" "$_w" "$([ "$_w" = guest ] && echo host || echo guest)"
 	printf '    "parts": ['
@@ -228,8 +237,8 @@ rtp_load_work_json() {
 		case $_n in ''|*[!0-9]*) continue ;; esac
 		case $_x in ''|*[!0-9]*) _x=0 ;; esac
 		[ ${#_n} -le 15 ] && [ ${#_x} -le 15 ] || continue	# a count, not anyone's digits
-		printf '%s\n      { "kind": "%s", "counted": "%s", "rounds": %s, "failed": %s, ' "$_sep" "$_k" \
-			"$(_rtp_load_counted "$_k")" "$_n" "$_x"
+		printf '%s\n      { "kind": "%s", "counted": %s, "rounds": %s, "failed": %s, ' "$_sep" "$_k" \
+			"$(rtp_json_str "$(_rtp_load_counted "$_k")")" "$_n" "$_x"
 		if [ "$_n" -gt 0 ] && [ -n "$_t" ]; then
 			printf '"per_s": %s }' "$(awk -v n="$_n" -v t="$_t" 'BEGIN { printf "%.4g", (t > 0 ? n / t : 0) }')"
 		elif [ "$_n" -gt 0 ]; then

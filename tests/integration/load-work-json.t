@@ -20,6 +20,10 @@ jq -e '.interval_s == null and ([.parts[] | [.kind, .rounds, .per_s]] == [["dd",
 	and (.parts[0].why | test("interval is unknown"))' "$TMP/b.json" >/dev/null
 ok $? "a guest's hostile lines: dropped; a bad interval: null, no rate ($(jq -c . "$TMP/b.json" 2>/dev/null | head -c 300))"
 
+(export RTP_HACKBENCH_ARGS='-g "4" \x'; j 'hackbench 1 0\n' mixed host 1.0) >"$TMP/q.json"
+jq -e '.parts[0].counted == "hackbench runs (-g \"4\" \\x)"' "$TMP/q.json" >/dev/null
+ok $? "what a round is, with quotes and backslashes in the user's hackbench arguments: a JSON string ($(jq -c '.parts[0].counted' "$TMP/q.json" 2>/dev/null))"
+
 j '' mixed host 3.0 >"$TMP/c.json"
 jq -e '.parts == [] and (.why | test("never started"))' "$TMP/c.json" >/dev/null
 ok $? "no part reported a count: said, not zero"
