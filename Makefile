@@ -314,7 +314,7 @@ TSAN_PROGS := $(BIN)/rtproof-cyclic $(BIN)/rtproof-lockstress
 tsan-progs: $(TSAN_PROGS)
 tsan-check: $(addprefix $(O)/tests/unit/,$(TSAN_UNITS)) $(TSAN_PROGS)
 	$(Q)prove -e '' $(addprefix $(O)/tests/unit/,$(TSAN_UNITS))
-	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove tests/integration/tsan-*.t
+	$(Q)RTPROOF_BIN=$(abspath $(BIN)) RTPROOF_ROOT=$(CURDIR) prove -v tests/integration/tsan-*.t
 
 # ---- benchmarks (figures, not pass/fail): benchmarks/ ---------------------
 bench: bench-hist bench-driver
