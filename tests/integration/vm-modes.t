@@ -8,8 +8,12 @@
 vm_need_qemu
 vm_fetch stock
 
-# Half a second of guest time under the mixed load.
-"$VM" -q --kernel stock --load mixed --timeout 120s --out "$TMP/load" -- usleep 500000 >/dev/null 2>"$TMP/err"
+# Half a second of guest time under the mixed load; the command first
+# lists the boot's crypto self-test threads still alive (none: the boot
+# settled before it).
+"$VM" -q --kernel stock --load mixed --timeout 120s --out "$TMP/load" -- \
+	sh -c 'grep -sx -e cryptomgr_test -e cryptomgr_probe /proc/[0-9]*/comm >/res/crypto.txt; usleep 500000' \
+	>/dev/null 2>"$TMP/err"
 rc=$?
 [ $rc -ne 0 ] && sed 's/^/# /' "$TMP/err"
 ok $rc "--load mixed: the guest runs and exits 0"
@@ -27,6 +31,9 @@ jq_ok "$TMP/load/vm.json" '.load_work | .where == "guest" and .load == "mixed" a
 	and ([.parts[] | select(.kind == "dd" or .kind == "drop_caches") | .rounds > 0 and .per_s > 0] | length == 2)
 	and all(.parts[]; .per_s != null or (.why | length) > 0)'
 ok $? "vm.json: what the guest's load did, per guest second ($(jq -c '.load_work | {interval_s, parts: [.parts[] | [.kind, .rounds, .per_s]]}' "$TMP/load/vm.json" 2>/dev/null))"
+[ -f "$TMP/load/crypto.txt" ] && [ ! -s "$TMP/load/crypto.txt" ] &&
+	jq_ok "$TMP/load/vm.json" '.settle.state == "settled" and .settle.waited_s >= 0 and .settle.at_uptime_s > 0'
+ok $? "the boot settled before the command: no crypto self-test thread left ($(tr '\n' ' ' <"$TMP/load/crypto.txt" 2>/dev/null); vm.json settle $(jq -c .settle "$TMP/load/vm.json" 2>/dev/null))"
 grep -q '^load: mixed' "$TMP/load/guest-info.txt" && grep -q '^LOAD=mixed' "$TMP/load/guest-job.sh"
 ok $? "the load is recorded in guest-job.sh and guest-info.txt"
 
