@@ -36,8 +36,9 @@ const char load_synopsis[] =
 "The price of a kernel's latency in work done: wake-ups and context switches,\n"
 "PI-futex handoff, system calls, loopback networking (softirqs), fork and exec,\n"
 "each in short rounds at SCHED_OTHER on one CPU.  A round's figure is the time\n"
-"per operation (ns; higher is worse), so rtproof compare sets two kernels'\n"
-"documents against each other as it does latencies.  See docs/load.md.\n";
+"per operation (ns); each part's operations per second over all rounds is what\n"
+"rtproof compare sets side by side (throughput, higher is better), with an\n"
+"interval over the runs.  See docs/load.md.\n";
 
 const char load_help[] =
 "      --parts LIST       comma list of ctxsw, futex-pi, syscall, loopback, spawn\n"

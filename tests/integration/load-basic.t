@@ -3,7 +3,7 @@
 # rtproof-test: phase=parallel quick
 # rtproof-load: every part runs and gives a figure per round (ns per
 # operation, with its unit), the document is rtproof/1 with "figures
-# only", rtproof compare reads two of them part by part, SIGINT stops it
+# only", rtproof compare reads two of them part by part (throughput rows), SIGINT stops it
 # with the rounds done, bad input is one line and exit 1.  Plumbing: no
 # throughput is asserted (the host's speed is not the test's).
 . "$(dirname "$0")/tap.sh"
@@ -28,8 +28,11 @@ $L --json "$TMP/b.json" >/dev/null 2>&1
 rtproof-compare --json "$TMP/c.json" "$TMP/a.json" "$TMP/b.json" >"$TMP/co" 2>&1
 rc=$?
 { [ $rc -eq 0 ] || [ $rc -eq 2 ]; } &&
-	jq -e '[.rows[] | select(.bench == "load" and .metric == "ns_per_op") | .key] | unique | length == 5' "$TMP/c.json" >/dev/null
-ok $? "rtproof compare: a row set per part (exit $rc; $(jq -c '[.rows[] | select(.figure == "p50") | .key]' "$TMP/c.json" 2>/dev/null))"
+	jq -e '[.rows[] | select(.bench == "load" and .metric == "ns_per_op")] as $r
+		| ($r | map(.key) | unique | length == 5) and ($r | length == 5)
+		and all($r[]; .figure == "throughput" and .unit == "ops/s" and .higher_is_worse == false
+			and .base > 0 and .new > 0 and (.ratio_ci | length) == 2)' "$TMP/c.json" >/dev/null
+ok $? "rtproof compare: a throughput row per part (exit $rc; $(jq -c '[.rows[] | select(.figure == "throughput") | [.key, .ratio]]' "$TMP/c.json" 2>/dev/null))"
 
 # SIGINT: the rounds done stand
 rtproof-load -n 1000 --round-time 20ms --parts syscall,ctxsw --json "$TMP/s.json" >/dev/null 2>&1 &

@@ -3,14 +3,14 @@
 # rtproof-test: phase=serial
 # rtproof run --load hackbench: the runner starts hackbench beside each
 # bench (through the shared loader) and every bench's document says so,
-# skipped ones included.  Alone (serial phase): hackbench would starve the
+# skipped ones included, but for the price (load), which runs alone.  Alone (serial phase): hackbench would starve the
 # other tests' guests.  Lockstress is left out: its default scenarios take
 # half a minute, and its document's load comes the same way as the others'.
 . "$(dirname "$0")/tap.sh"
 
 command -v hackbench >/dev/null || { skip "rtproof run --load hackbench" "hackbench (rt-tests) not installed"; done_testing; exit 0; }
 mark=RTPROOF_RUN_LOAD_T=$$.$(date +%s%N)
-env "$mark" "$RTPROOF_ROOT/scripts/rtproof" run --duration 1s --benches cyclic,irqlat,audio --load hackbench --out "$TMP/r" \
+env "$mark" "$RTPROOF_ROOT/scripts/rtproof" run --duration 1s --benches cyclic,irqlat,audio,load --load hackbench --out "$TMP/r" \
 	>"$TMP/out" 2>&1
 rc=$?
 sed -n '/^== rtproof run/,$p' "$TMP/out" | sed 's/^/# /'
@@ -20,6 +20,10 @@ for b in cyclic irqlat audio; do
 	jq_ok "$TMP/r/$b.json" '.load.name == "hackbench"'
 	ok $? "$b.json says load hackbench ($(jq -r '.load.name' "$TMP/r/$b.json" 2>/dev/null), $(jq -r '.verdict.status' "$TMP/r/$b.json" 2>/dev/null))"
 done
+# the price (rtproof-load) runs alone, in its own phase: never beside the load
+jq_ok "$TMP/r/load.json" '.load.name == "none" and (.metrics | length) == 5' &&
+	jq_ok "$TMP/r/suite.json" '.benches[] | select(.bench == "load") | .load_work == null and .document == "load.json"'
+ok $? "load.json: the price measured with no load beside it ($(jq -c '[.load.name, [.metrics[] | [.part, .count]]]' "$TMP/r/load.json" 2>/dev/null))"
 # what the load did beside each bench: hackbench rounds over the interval it ran
 for b in cyclic irqlat audio; do
 	jq_ok "$TMP/r/suite.json" '.benches[] | select(.bench == "'$b'") | .load_work

@@ -103,9 +103,23 @@ static void gumbel(void)
 	   "quantile formula");
 }
 
+static void student_t(void)
+{
+	/* textbook quantiles */
+	ok(fabs(rtp_t_quantile(0.975, 1) - 12.7062) < 1e-3, "t(0.975, 1) = %.4f (12.7062)", rtp_t_quantile(0.975, 1));
+	ok(fabs(rtp_t_quantile(0.975, 2) - 4.3027) < 1e-3, "t(0.975, 2) = %.4f (4.3027)", rtp_t_quantile(0.975, 2));
+	ok(fabs(rtp_t_quantile(0.975, 30) - 2.0423) < 1e-3, "t(0.975, 30) = %.4f (2.0423)", rtp_t_quantile(0.975, 30));
+	ok(fabs(rtp_t_quantile(0.995, 1e6) - 2.5758) < 1e-3, "t(0.995, 1e6) = normal's 2.5758");
+	ok(fabs(rtp_t_quantile(0.025, 5) + rtp_t_quantile(0.975, 5)) < 1e-9, "symmetric");
+	ok(fabs(rtp_t_sf(0, 3) - 0.5) < 1e-12 && fabs(rtp_t_sf(2.3534, 3) - 0.05) < 1e-4,
+	   "P(T > 0) = .5, P(T3 > 2.3534) = .05");
+	ok(isnan(rtp_t_quantile(1, 3)) && isnan(rtp_t_sf(1, 0)), "out of range: NAN");
+}
+
 int main(void)
 {
 	binomial();
+	student_t();
 	ranks();
 	mann_whitney();
 	gumbel();

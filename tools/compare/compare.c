@@ -215,6 +215,24 @@ static int compare_side(const struct side *base, const struct side *nw, int ni, 
 				shared++;
 				continue;
 			}
+			if (m->has_rate) {
+				/* work done (rtproof-load): one throughput row, not latency rows */
+				struct row *w = row_add(bd->bench, m->name, m->key, "ops/s", ni);
+
+				if (!w)
+					return -ENOMEM;
+				throughput_row(w, base, nw, bd->bench, m->name, m->key, c);
+				if (!w->has_new) {
+					if (!*unmatched)
+						snprintf(first_unmatched, fulen, "%s %s %s", bd->bench, m->name, m->key);
+					(*unmatched)++;
+					cmp_nrows--;
+					continue;
+				}
+				(*matched)++;
+				bench_compared = true;
+				continue;
+			}
 			ret = pool(&pb, base, bd->bench, m->name, m->key, 0);
 			if (ret) {
 				pooled_free(&pb);

@@ -167,6 +167,11 @@ void xrun_row(struct row *w, const struct side *bs, const struct side *ns, const
 /* Value bounds of the sample of rank r (1-based) in the pooled histogram. */
 void rank_value(const struct pooled *p, uint64_t r, double *lo, double *hi);
 
+/* ---- throughput.c ---- */
+/* A throughput metric's row (ops_per_s in every run): the ratio of work per second, higher better. */
+void throughput_row(struct row *w, const struct side *bs, const struct side *ns, const char *bench,
+		    const char *name, const char *key, const struct ctx *c);
+
 /* ---- wctest.c: tests on episodes and blocks, family-wise control ---- */
 /*
  * Declusters a series of block maxima (in time order, run boundaries in

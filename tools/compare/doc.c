@@ -165,6 +165,34 @@ static int read_series(struct rtp_doc_metric *m, json_t *s, char *err, size_t er
 	return 0;
 }
 
+/* a positive finite number, else false */
+static bool get_pos(json_t *v, double *out)
+{
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) || !(json_number_value(v) > 0))
+		return false;
+	*out = json_number_value(v);
+	return true;
+}
+
+/* ops_per_s (a throughput metric) and, with it, the rounds' mean and stddev */
+static int read_rate(struct rtp_doc_metric *m, json_t *jm, char *err, size_t errlen, size_t idx)
+{
+	json_t *r = json_object_get(jm, "ops_per_s"), *sd = json_object_get(jm, "stddev");
+
+	if (!r || json_is_null(r))
+		return 0;
+	if (!get_pos(r, &m->ops_per_s) || !m->count)
+		return fail(err, errlen, "metrics[%zu] (%s): ops_per_s must be a positive number with count > 0",
+			    idx, m->name);
+	if (!get_pos(json_object_get(jm, "mean"), &m->mean) || !json_is_number(sd) ||
+	    !isfinite(json_number_value(sd)) || json_number_value(sd) < 0)
+		return fail(err, errlen, "metrics[%zu] (%s): a throughput metric needs mean > 0 and stddev >= 0",
+			    idx, m->name);
+	m->stddev = json_number_value(sd);
+	m->has_rate = true;
+	return 0;
+}
+
 static int read_metric(struct rtp_doc_metric *m, json_t *jm, char *err, size_t errlen, size_t idx)
 {
 	json_t *name = json_object_get(jm, "name"), *unit = json_object_get(jm, "unit");
@@ -192,6 +220,9 @@ static int read_metric(struct rtp_doc_metric *m, json_t *jm, char *err, size_t e
 				    idx, m->name);
 		m->has_minmax = true;
 	}
+	ret = read_rate(m, jm, err, errlen, idx);
+	if (ret)
+		return ret;
 	h = json_object_get(jm, "histogram");
 	if (h && !json_is_null(h)) {
 		ret = read_hist(m, h, err, errlen, idx);

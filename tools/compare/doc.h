@@ -37,6 +37,14 @@ struct rtp_doc_metric {
 	unsigned coarsened;
 	size_t nblocks;
 	struct rtp_doc_block *blocks;
+	/*
+	 * A throughput metric (rtproof-load's parts): its operations per
+	 * second over all its rounds (has_rate), and the mean and standard
+	 * deviation of one round's figure (count rounds): the spread within
+	 * the run.
+	 */
+	bool has_rate;
+	double ops_per_s, mean, stddev;
 };
 
 /* A count among the document's events ("missed", "contention.lost_updates"). */

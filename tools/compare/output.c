@@ -101,7 +101,7 @@ void print_text(FILE *f, const struct side *sides, int nsides, const struct ctx 
 			snprintf(head, sizeof(head), "%s %s%s%s (%s)", w->bench, w->metric, *w->key ? " " : "",
 				 w->key, unit_shown(w->unit));
 			if (strcmp(head, last)) {
-				fprintf(f, "\n%s\n  %-7s %10s %-22s %10s %-22s %8s  %s\n", head, "figure", "base",
+				fprintf(f, "\n%s\n  %-10s %10s %-22s %10s %-22s %8s  %s\n", head, "figure", "base",
 					"  interval", "new", "  interval", "ratio", "verdict");
 				snprintf(last, sizeof(last), "%s", head);
 			}
@@ -110,10 +110,13 @@ void print_text(FILE *f, const struct side *sides, int nsides, const struct ctx 
 			fmt_ci(bc, sizeof(bc), w->base_ci, w->base_ci_ok, w->unit);
 			fmt_ci(nc, sizeof(nc), w->new_ci, w->new_ci_ok, w->unit);
 			fmt_ratio(ra, sizeof(ra), w->ratio);
-			fprintf(f, "  %-7s %10s %-22s %10s %-22s %8s  %s%s%s%s\n", w->figure, bv, bc, nv, nc, ra,
+			fprintf(f, "  %-10s %10s %-22s %10s %-22s %8s  %s%s%s%s\n", w->figure, bv, bc, nv, nc, ra,
 				cmp_vtext[w->v], *w->note ? " (" : "", w->note, *w->note ? ")" : "");
+			if (w->ratio_ci_ok && !strcmp(w->unit, "ops/s"))
+				fprintf(f, "  %-10s ratio in [x%.4f, x%.4f] (%+.1f %% to %+.1f %%)\n", "", w->ratio_ci[0],
+					w->ratio_ci[1], (w->ratio_ci[0] - 1) * 100, (w->ratio_ci[1] - 1) * 100);
 			if (*w->advice)
-				fprintf(f, "  %-7s %s\n", "", w->advice);
+				fprintf(f, "  %-10s %s\n", "", w->advice);
 		}
 	}
 	if (cmp_nests) {

@@ -65,6 +65,38 @@ static double betai(double a, double b, double x)
 	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
 }
 
+double rtp_t_sf(double t, double df)
+{
+	double p;
+
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	p = 0.5 * betai(df / 2, 0.5, df / (df + t * t));
+	return t >= 0 ? p : 1 - p;
+}
+
+double rtp_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1;
+	int i;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p < 0.5)
+		return -rtp_t_quantile(1 - p, df);
+	while (rtp_t_sf(hi, df) > 1 - p && hi < 1e12)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (rtp_t_sf(mid, df) > 1 - p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 double rtp_binom_cdf(uint64_t k, uint64_t n, double p)
 {
 	if (k >= n)

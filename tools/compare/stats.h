@@ -13,6 +13,11 @@
 /* P(X <= k) for X ~ Binomial(n, p). */
 double rtp_binom_cdf(uint64_t k, uint64_t n, double p);
 
+/* Student's t: P(T > t) with df degrees of freedom (df > 0, not only whole). */
+double rtp_t_sf(double t, double df);
+/* Its quantile: the t with P(T <= t) = p (0 < p < 1). */
+double rtp_t_quantile(double p, double df);
+
 /* Standard normal distribution function. */
 double rtp_norm_cdf(double z);
 
