@@ -44,6 +44,8 @@ struct inv_proto {
 	uint64_t clean;
 	int holder_prio_max;		/* low's effective priority at the end of its section */
 	int holder_prio_min;
+	int stuck;			/* threads that did not end: left behind */
+	bool recorded;			/* high ended: its record above was collected */
 	double duration_s;
 };
 
@@ -61,10 +63,27 @@ struct ls_inversion {
 enum { LOW, MED, HIGH, NROLE };
 static const char *const role_names[NROLE] = { "low", "medium", "high" };
 
+struct inv_run;
+
+struct inv_thr {
+	struct inv_run *r;
+	int role;
+};
+
+/*
+ * One protocol's run.  The threads get only this (heap) state: a thread
+ * that does not end is left behind with it (ls_join), still running, so
+ * nothing it may touch can live on a stack that returns or be read by the
+ * report before it ended.  high records into 'rec' and low its priorities;
+ * run_protocol copies each into the protocol's figures once its writer
+ * ended.
+ */
 struct inv_run {
 	struct ls_ctx *c;
 	struct ls_inversion *inv;
-	struct inv_proto *p;
+	struct inv_proto rec;		/* high's record of the rounds */
+	int prio_max, prio_min;		/* low's effective priority in its sections */
+	struct inv_thr t[NROLE];	/* the threads' arguments */
 	pthread_mutex_t m;
 	struct rtp_gate gate;
 	pthread_t th[NROLE];
@@ -76,11 +95,6 @@ struct inv_run {
 	uint64_t low_cpu_at_lock;	/* atomic */
 	uint64_t holding;		/* atomic: k + 1 while low holds in round k */
 	uint64_t ok_round;		/* atomic: k + 1 when low took the lock in time in round k */
-};
-
-struct inv_thr {
-	struct inv_run *r;
-	int role;
 };
 
 static uint64_t clock_ns(clockid_t clk)
@@ -116,10 +130,10 @@ static void low_loop(struct inv_run *r)
 		prio = ls_effective_prio(fd);
 		__atomic_store_n(&r->holding, 0, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&r->m);
-		if (prio > r->p->holder_prio_max)
-			r->p->holder_prio_max = prio;
-		if (prio >= 0 && (r->p->holder_prio_min < 0 || prio < r->p->holder_prio_min))
-			r->p->holder_prio_min = prio;
+		if (prio > r->prio_max)
+			r->prio_max = prio;
+		if (prio >= 0 && (r->prio_min < 0 || prio < r->prio_min))
+			r->prio_min = prio;
 	}
 	if (fd >= 0)
 		close(fd);
@@ -142,7 +156,7 @@ static void med_loop(struct inv_run *r)
 static void high_loop(struct inv_run *r)
 {
 	const struct ls_opts *o = &r->c->o;
-	struct inv_proto *p = r->p;
+	struct inv_proto *p = &r->rec;
 	uint64_t k;
 
 	for (k = 0; k < o->iterations && !ls_stopped(r->c); k++) {
@@ -236,18 +250,20 @@ static int all_done(void *arg)
 static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_proto *p)
 {
 	struct inv_run *r;
-	struct inv_thr t[NROLE];
 	uint64_t t_begin, deadline;
-	int i, ret, started = 0;
+	bool ended[NROLE];
+	int i, ret, started = 0, stuck = 0;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	r->c = c;
 	r->inv = inv;
-	r->p = p;
 	p->holder_prio_max = -1;
 	p->holder_prio_min = -1;
+	r->rec = *p;
+	r->prio_max = -1;
+	r->prio_min = -1;
 	ret = ls_mutex_init(&r->m, p->protocol, inv->prio_high, PTHREAD_MUTEX_NORMAL);
 	if (ret) {
 		snprintf(inv->err_what, sizeof(inv->err_what), "create a %s mutex",
@@ -257,9 +273,9 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 	}
 	rtp_gate_init(&r->gate);
 	for (i = 0; i < NROLE; i++) {
-		t[i].r = r;
-		t[i].role = i;
-		ret = ls_start(c, &r->gate, &r->th[i], inv_thread, &t[i], "inversion",
+		r->t[i].r = r;
+		r->t[i].role = i;
+		ret = ls_start(c, &r->gate, &r->th[i], inv_thread, &r->t[i], "inversion",
 			       role_names[i], -1);
 		if (ret)
 			break;
@@ -298,11 +314,24 @@ static int run_protocol(struct ls_ctx *c, struct ls_inversion *inv, struct inv_p
 	ls_supervise(c, deadline, 50000000ull, all_done, r);
 	/* Every wait in the threads is bounded by a period. */
 	deadline = rtp_now_ns(CLOCK_MONOTONIC) + 3 * inv->period_ns + 1000000000ull;
-	for (i = 0; i < NROLE; i++)
-		if (ls_join(c, r->th[i], deadline)) {
+	for (i = 0; i < NROLE; i++) {
+		ended[i] = !ls_join(c, r->th[i], deadline);
+		if (!ended[i]) {
 			rtp_warn("inversion: the %s thread did not end", role_names[i]);
 			ret = ret ? ret : -ETIMEDOUT;
+			stuck++;
 		}
+	}
+	/* What a thread left behind may still write is not read. */
+	if (ended[HIGH]) {
+		*p = r->rec;
+		p->recorded = true;
+	}
+	if (ended[LOW]) {
+		p->holder_prio_max = r->prio_max;
+		p->holder_prio_min = r->prio_min;
+	}
+	p->stuck = stuck;
 	p->duration_s = (double)(rtp_now_ns(CLOCK_MONOTONIC) - r->start_ns) / 1e9;
 	p->ran = !ret || ret == -ETIMEDOUT;
 	if (c->abandoned)
@@ -388,8 +417,9 @@ static void inv_print(const struct ls_ctx *c)
 		bool ctl = c->o.control && p->protocol == LS_PROTO_NONE;
 
 		if (!p->wait.count) {
-			printf("%-8s %6llu %6llu  (no samples)\n", ls_protocol_names[p->protocol],
-			       (unsigned long long)p->valid, (unsigned long long)p->skipped);
+			printf("%-8s %6llu %6llu  (no samples%s)\n", ls_protocol_names[p->protocol],
+			       (unsigned long long)p->valid, (unsigned long long)p->skipped,
+			       p->recorded ? "" : ": the high thread did not end");
 			continue;
 		}
 		printf("%-8s %6llu %6llu %12s %12s %12s %12s %12s %12s %6d %5llu %12s  %s%s\n",
@@ -469,6 +499,8 @@ static void inv_json_facts(const struct ls_ctx *c, struct rtp_json *j)
 		rtp_json_uint(j, "valid", p->valid);
 		rtp_json_uint(j, "skipped", p->skipped);
 		rtp_json_uint(j, "timeouts", p->timeouts);
+		rtp_json_int(j, "stuck_threads", p->stuck);
+		rtp_json_bool(j, "recorded", p->recorded);
 		rtp_json_uint(j, "held_at_release", p->held_at_release);
 		rtp_json_uint(j, "disturbed", p->disturbed);
 		rtp_json_uint(j, "undisturbed", p->clean);
@@ -501,8 +533,8 @@ static void inv_json_facts(const struct ls_ctx *c, struct rtp_json *j)
 static void inv_verdict(const struct ls_ctx *c, struct rtp_verdict *v, char *reason, size_t len)
 {
 	const struct ls_inversion *inv = c->inv;
-	char name[64], list[128] = "", ctl[96] = "";
-	int i, bad = 0;
+	char name[64], list[128] = "", unjudged[160] = "", ctl[96] = "";
+	int i, bad = 0, nj = 0;
 
 	if (!inv)
 		return;
@@ -516,11 +548,19 @@ static void inv_verdict(const struct ls_ctx *c, struct rtp_verdict *v, char *rea
 
 		snprintf(name, sizeof(name), "max inversion_wait protocol=%s",
 			 ls_protocol_names[p->protocol]);
+		if (!p->recorded) {
+			/* left behind: "threads left stuck" (ls_decide) fails the run */
+			snprintf(unjudged + strlen(unjudged), sizeof(unjudged) - strlen(unjudged),
+				 "%s%s: the high thread did not end", nj++ ? ", " : "",
+				 ls_protocol_names[p->protocol]);
+			continue;
+		}
 		if (!p->timeouts && !p->clean) {
 			if (v->status == RTP_PASS)
 				v->status = RTP_ERROR;
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s: no "
-				 "undisturbed round", bad++ ? ", " : "", ls_protocol_names[p->protocol]);
+			snprintf(unjudged + strlen(unjudged), sizeof(unjudged) - strlen(unjudged),
+				 "%s%s: no undisturbed round", nj++ ? ", " : "",
+				 ls_protocol_names[p->protocol]);
 			continue;
 		}
 		if (c->o.control && p->protocol == LS_PROTO_NONE) {
@@ -540,9 +580,14 @@ static void inv_verdict(const struct ls_ctx *c, struct rtp_verdict *v, char *rea
 				 bad > 1 ? ", " : "", ls_protocol_names[p->protocol]);
 		}
 	}
-	if (bad)
+	if (bad && nj)
+		snprintf(reason, len, "inversion unbounded with %s (bound %.3f ms); not judged "
+			 "with %s%s", list, (double)inv->bound_ns / 1e6, unjudged, ctl);
+	else if (bad)
 		snprintf(reason, len, "inversion unbounded with %s (bound %.3f ms)%s", list,
 			 (double)inv->bound_ns / 1e6, ctl);
+	else if (nj)
+		snprintf(reason, len, "inversion not judged with %s%s", unjudged, ctl);
 	else if (*ctl)
 		snprintf(reason, len, "inversion bounded with every protocol judged%s", ctl);
 	else if (c->o.control)

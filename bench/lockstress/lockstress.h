@@ -188,7 +188,7 @@ int ls_supervise(struct ls_ctx *c, uint64_t until_ns, uint64_t tick_ns,
  */
 int ls_start(struct ls_ctx *c, struct rtp_gate *g, pthread_t *th, void *(*fn)(void *),
 	     void *arg, const char *scenario, const char *what, int idx);
-/* Joins th before deadline_ns (CLOCK_MONOTONIC); a thread that does not end is abandoned. */
+/* Joins th before deadline_ns (CLOCK_MONOTONIC); a thread that does not end is left, detached. */
 int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns);
 /* splitmix64: per-acquisition checksum values and per-thread random numbers. */
 static inline uint64_t ls_mix(uint64_t x)

@@ -311,6 +311,12 @@ int ls_join(struct ls_ctx *c, pthread_t th, uint64_t deadline_ns)
 	ret = pthread_timedjoin_np(th, NULL, &ts);
 #endif
 	if (ret == ETIMEDOUT) {
+		/*
+		 * Left behind, detached: it may still end before the run
+		 * does (_exit, ls_teardown), and a finished thread nobody
+		 * joins is a leak to ThreadSanitizer.
+		 */
+		pthread_detach(th);
 		c->abandoned++;
 		return -ETIMEDOUT;
 	}
