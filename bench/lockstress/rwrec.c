@@ -84,8 +84,9 @@ static int rwlock_make(pthread_rwlock_t *rw, int kind)
 	return ret;
 }
 
+/* On the heap with its lock: a writer that does not end keeps both (left behind). */
 struct writer_arg {
-	pthread_rwlock_t *rw;
+	pthread_rwlock_t rw;
 	uint64_t timeout_ns;
 	int calling;			/* atomic */
 	int ret;
@@ -98,34 +99,37 @@ static void *writer(void *arg)
 	uint64_t t0 = rtp_now_ns(CLOCK_MONOTONIC);
 
 	__atomic_store_n(&w->calling, 1, __ATOMIC_RELEASE);
-	w->ret = ls_rwlock_wrlock_for(w->rw, w->timeout_ns);
+	w->ret = ls_rwlock_wrlock_for(&w->rw, w->timeout_ns);
 	w->waited_ns = rtp_now_ns(CLOCK_MONOTONIC) - t0;
 	if (!w->ret)
-		pthread_rwlock_unlock(w->rw);
+		pthread_rwlock_unlock(&w->rw);
 	return NULL;
 }
 
 static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 {
 	const uint64_t to = c->o.attempt_timeout_ns;
-	struct writer_arg w = { 0 };
+	struct writer_arg *w;
 	struct rw_fact *f = add(c, "read-recursion-writer-waiting", name);
-	pthread_rwlock_t rw;
 	pthread_t th;
 	uint64_t t0;
 	pthread_attr_t attr;
 	int ret, held = 0, i;
 
-	if (!f || rwlock_make(&rw, kind))
+	if (!f)
 		return;
-	if (pthread_rwlock_rdlock(&rw))
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return;
+	if (rwlock_make(&w->rw, kind))
+		goto out_free;
+	if (pthread_rwlock_rdlock(&w->rw))
 		goto out;
 	held = 1;
-	w.rw = &rw;
-	w.timeout_ns = 4 * to + SLACK_NS;
+	w->timeout_ns = 4 * to + SLACK_NS;
 	ret = ls_thread_attr(c, &attr);
 	if (!ret) {
-		ret = pthread_create(&th, &attr, writer, &w);
+		ret = pthread_create(&th, &attr, writer, w);
 		pthread_attr_destroy(&attr);
 	}
 	if (ret) {
@@ -134,28 +138,30 @@ static void read_recursion(struct ls_ctx *c, int kind, const char *name)
 		goto out_unlock;
 	}
 	t0 = rtp_now_ns(CLOCK_MONOTONIC);
-	while (!__atomic_load_n(&w.calling, __ATOMIC_ACQUIRE) && rtp_now_ns(CLOCK_MONOTONIC) - t0 < to)
+	while (!__atomic_load_n(&w->calling, __ATOMIC_ACQUIRE) && rtp_now_ns(CLOCK_MONOTONIC) - t0 < to)
 		ls_sleep_until(rtp_now_ns(CLOCK_MONOTONIC) + 1000000ull);
 	ls_sleep_until(rtp_now_ns(CLOCK_MONOTONIC) + 20000000ull);	/* the writer is now blocked in wrlock */
 	t0 = rtp_now_ns(CLOCK_MONOTONIC);
-	ret = ls_rwlock_rdlock_for(&rw, to);
+	ret = ls_rwlock_rdlock_for(&w->rw, to);
 	finish(c, f, ret, t0);
 	if (!ret)
 		held++;
 	for (i = 0; i < held; i++)
-		pthread_rwlock_unlock(&rw);
+		pthread_rwlock_unlock(&w->rw);
 	held = 0;
-	if (ls_join(c, th, rtp_now_ns(CLOCK_MONOTONIC) + w.timeout_ns + SLACK_NS)) {
+	if (ls_join(c, th, rtp_now_ns(CLOCK_MONOTONIC) + w->timeout_ns + SLACK_NS)) {
 		snprintf(f->writer, sizeof(f->writer), "stuck");
-		return;		/* the writer still uses rw: leave it */
+		return;		/* the writer still uses w and its lock: leave both */
 	}
 	snprintf(f->writer, sizeof(f->writer), "%s after %.3f ms",
-		 w.ret ? strerror(w.ret) : "acquired", (double)w.waited_ns / 1e6);
+		 w->ret ? strerror(w->ret) : "acquired", (double)w->waited_ns / 1e6);
 out_unlock:
 	for (i = 0; i < held; i++)
-		pthread_rwlock_unlock(&rw);
+		pthread_rwlock_unlock(&w->rw);
 out:
-	pthread_rwlock_destroy(&rw);
+	pthread_rwlock_destroy(&w->rw);
+out_free:
+	free(w);
 }
 
 /* The same thread: first lock (write if first_write), then the second, timed. */
