@@ -18,17 +18,30 @@
 # The verdict is not asserted: these runs go beside the integration pool
 # (make test), and a margin of 20 ms is not one this host keeps under load
 # (rule b); exit 2, a failed verdict, is a run that went to its end, and so
-# is pi-chain's exit 1 when the load left it no undisturbed round.
+# is exit 1 when the load left a scenario no undisturbed round (below).
+# The pool's load here includes real-time tasks on the same CPU:
+# lockstress-signal.t's inversion, on the last CPU too, has its medium burn
+# 2 s at SCHED_FIFO 39, above this run's low (38). Starved past the join
+# deadline, low and medium are left behind: exit 2, "threads stuck and left
+# behind" (5 of 110 runs beside that test in a loop, with a busy loop and a
+# fork/exec loop).
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 detect_deadlocks=0"
+# not_judged NAME "STATUS: REASON": exit 1 from a run that went to its end,
+# but whose every round (of pi-chain, or of one of inversion's protocols)
+# the load disturbed, or (inversion) starved low of the lock in time.
+not_judged() {
+	case $1 in
+	pi-chain) [ "$2" = "error: pi-chain: no undisturbed round to judge" ] ;;
+	inversion) printf '%s\n' "$2" | grep -Eqx 'error: inversion not judged with [a-z]+: no undisturbed round(, [a-z]+: no undisturbed round)*(; [0-9]+ threads stuck and left behind)?' ;;
+	*) false ;;
+	esac
+}
 run() {	# run NAME ARGS...
 	_n=$1; shift
 	rtproof-lockstress "$@" --no-mlockall -q --json "$TMP/$_n.json" >"$TMP/$_n.out" 2>"$TMP/$_n.err"
 	_rc=$?
-	# exit 1 with "no undisturbed round to judge": every round of pi-chain
-	# was disturbed by the load beside it; the run still went to its end.
 	_why=$(jq -r '"\(.verdict.status): \(.verdict.reason)"' "$TMP/$_n.json" 2>/dev/null)
-	[ $_rc -eq 0 ] || [ $_rc -eq 2 ] ||
-		{ [ $_rc -eq 1 ] && [ "$_why" = "error: pi-chain: no undisturbed round to judge" ]; }
+	[ $_rc -eq 0 ] || [ $_rc -eq 2 ] || { [ $_rc -eq 1 ] && not_judged "$_n" "$_why"; }
 	ok $? "$_n: runs to its verdict under TSan (exit $_rc, $_why)"
 	grep -q "WARNING: ThreadSanitizer" "$TMP/$_n.err"; [ $? -ne 0 ]; ok $? "$_n: no data race reported"
 	[ $_rc -ne 0 ] && sed 's/^/# /' "$TMP/$_n.err" | head -40
