@@ -57,8 +57,10 @@ ln -s "$V" "$I/report.html"
 
 "$PLOT" -q "$I" >"$TMP/inj-plot.out" 2>&1
 rc=$?
-nocrash $rc && [ $rc -le 1 ]
-ok $? "rtproof-plot over the injection document: exit $rc, no crash"
+# every figure made: a quote in the text (four in a row, or one first) no
+# longer ends gnuplot's string early and stops the script
+[ $rc -eq 0 ] && [ -s "$I/plots/cyclic-wakeup_latency-percentiles.png" ] && [ -s "$I/plots/cyclic-wakeup_latency-hist.png" ]
+ok $? "rtproof-plot over the injection document: exit $rc (gnuplot failed on no figure), the figures drawn ($(head -c 300 "$TMP/inj-plot.out" | tr '\n' ' '))"
 canaries
 ok $? "rtproof-plot: nothing a document holds was run (no canary file)"
 [ "$(cat "$V")" = victim ]
@@ -181,4 +183,40 @@ nocrash $rc
 ok $? "rtproof-compare: a 100 MB kernel_release: exit $rc, no crash"
 canaries
 ok $? "no canary file after every tool ran over the corpus"
+# ---- quotes: a kernel_release in quotes, four quotes in a row --------------
+Q=$TMP/quotes
+mkdir -p "$Q"
+jq '.system.kernel_release = "\u00276.1-rt\u0027" | .load.name = "\u0027\u0027\u0027\u0027x"' "$SRC" >"$Q/cyclic.json"
+"$PLOT" -q "$Q" >"$TMP/q.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$Q/plots/cyclic-wakeup_latency-percentiles.png" ] && [ -s "$Q/plots/cyclic-wakeup_latency-hist.png" ]
+ok $? "quotes in the document's text: exit $rc, gnuplot failed on no figure ($(head -c 200 "$TMP/q.out" | tr '\n' ' '))"
+
+# ---- a plots link someone else planted in their result directory ---------
+P=$TMP/planted
+E=$TMP/elsewhere
+mkdir -p "$P" "$E"
+cp "$SRC" "$P/cyclic.json"
+ln -s "$E" "$P/plots"
+other=$(id -u nobody 2>/dev/null || echo 65534)
+if [ "$(id -u)" = 0 ] && chown -h "$other" "$P/plots"; then
+	"$PLOT" -q "$P" >"$TMP/pl.out" 2>"$TMP/pl.err"
+	rc=$?
+	[ $rc -eq 1 ] && [ -z "$(ls -A "$E")" ] && one_line "$TMP/pl.err"
+	ok $? "rtproof-plot: another user's plots link is refused, nothing written there (exit $rc: $(head -c 200 "$TMP/pl.err"))"
+	"$REPORT" -q "$P" >"$TMP/pr.out" 2>"$TMP/pr.err"
+	rc=$?
+	[ -z "$(ls -A "$E")" ]
+	ok $? "rtproof-report: nothing written through it either (exit $rc: $(head -c 200 "$TMP/pr.err"))"
+	rm -f "$P/plots"
+	ln -s "$E" "$P/plots"	# the caller's own link: followed
+	"$PLOT" -q "$P" >/dev/null 2>&1
+	[ -s "$E/cyclic-wakeup_latency-percentiles.png" ]
+	ok $? "rtproof-plot: the caller's own plots link is followed"
+else
+	skip "another user's plots link" "not root: cannot plant a link owned by another user"
+	skip "rtproof-report through it" "not root"
+	skip "the caller's own plots link" "not root"
+fi
+
 done_testing

@@ -164,8 +164,10 @@ static bool has_series(const json_t *m)
 }
 
 /* Writes a series' blocks as steps: (t, max) to (t + block, max), a gap
- * where blocks are missing (no samples there).  Returns block count. */
-static int series_block(struct fw *w, const json_t *m, const char *what, double scale, int *bi)
+ * where blocks are missing (no samples there) and where a block's max is 0
+ * (a log axis has no place for it: counted in *zero).  Returns the blocks
+ * drawn. */
+static int series_block(struct fw *w, const json_t *m, const char *what, double scale, int *bi, int *zero)
 {
 	json_t *s = json_object_get(m, "series"), *b;
 	double t0 = fw_num(s, "t0_s", 0), bs = fw_num(s, "block_s", 0), prev = -1;
@@ -180,6 +182,10 @@ static int series_block(struct fw *w, const json_t *m, const char *what, double 
 		double st = json_number_value(json_array_get(b, 0)) + t0;
 		double mx = json_number_value(json_array_get(b, 2));
 
+		if (!(mx > 0)) {
+			(*zero)++;
+			continue;
+		}
 		if (prev >= 0 && st > prev + bs * 0.5)
 			fputs("\n", w->dat);
 		fw_row(w, "%.6f %.4f\n%.6f %.4f\n", st, mx / scale, st + bs, mx / scale);
@@ -195,7 +201,7 @@ static int fig_series(struct ctx *c, long ri_only, int bench, const char *name)
 	struct fw w;
 	char id[128], title[300];
 	size_t ri, i;
-	int ret, k = 0, bi, without = 0, with = 0;
+	int ret, k = 0, bi, without = 0, with = 0, zero = 0;
 
 	snprintf(id, sizeof(id), "%s-%s-over-time", rtp_plot_bench_name[bench], name);
 	snprintf(title, sizeof(title), "%s %s: maximum per time block over the run%s",
@@ -244,7 +250,7 @@ static int fig_series(struct ctx *c, long ri_only, int bench, const char *name)
 				snprintf(l, sizeof(l), "%s%s%s", fw_run_legend(&c->set->runs[ri], lg, sizeof(lg)),
 					 percpu ? ", " : "", percpu ? cl : "");
 			}
-			if (!series_block(&w, m, l, 1000.0, &bi))
+			if (!series_block(&w, m, l, 1000.0, &bi, &zero))
 				continue;
 			fw_lines_clause(&w, bi, k);
 			{
@@ -261,6 +267,13 @@ static int fig_series(struct ctx *c, long ri_only, int bench, const char *name)
 		fw_note(&w, "not drawn: the %s documents carry no block series for %s (written before "
 			"the series was added, or no samples); their overall maximum is in the table",
 			rtp_plot_bench_name[bench], name);
+	else if (!k)
+		fw_note(&w, "not drawn: every block's maximum is 0 us (%d blocks), which a log axis "
+			"cannot show; the table has the figures", zero);
+	else if (zero)
+		snprintf(w.f->caption, sizeof(w.f->caption),
+			 "The largest latency in each time block (log scale, microseconds) against time. "
+			 "%d block(s) whose maximum is 0 us are gaps: a log axis cannot show 0.", zero);
 	else if (without)
 		snprintf(w.f->caption, sizeof(w.f->caption),
 			 "The largest latency in each time block (log scale, microseconds) against time. "
@@ -381,7 +394,7 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 	struct fw w;
 	char title[300], cm[200];
 	size_t i;
-	int ret, bi, xbi = -1, nx = 0, k = 0;
+	int ret, bi, xbi = -1, nx = 0, k = 0, zero = 0;
 
 	snprintf(title, sizeof(title), "rtproof-audio: wake-up lateness over time, xruns marked (%s backend, "
 		 "%g frames x %g periods at %g Hz)",
@@ -409,7 +422,7 @@ static int fig_audio_timeline(struct ctx *c, size_t ri)
 	}
 	if (nx && !(m && has_series(m)))
 		fputs("set label \"this document has no lateness series: the xruns alone\" at graph 0.02, graph 0.05\n", w.gp);
-	if (m && has_series(m) && series_block(&w, m, "wakeup_lateness", 1000.0, &bi)) {
+	if (m && has_series(m) && series_block(&w, m, "wakeup_lateness", 1000.0, &bi, &zero)) {
 		fw_lines_clause(&w, bi, 0);
 		fputs("\"largest lateness per block\"", w.gp);
 		k++;
@@ -662,10 +675,15 @@ int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_
 	size_t ri;
 	int b, ret = 0;
 	bool multi = set->nruns > 1;
+	struct stat lst;
 
 	memset(figs, 0, sizeof(*figs));
 	if (mkdir(outdir, 0755) && errno != EEXIST)
 		return -errno;
+	/* a plots link someone else planted (DIR/plots in their result
+	 * directory) never steers where the figures go */
+	if (!lstat(outdir, &lst) && S_ISLNK(lst.st_mode) && lst.st_uid != geteuid())
+		return -EACCES;
 	/* Every file is made in a directory of our own, then renamed into
 	 * outdir: a link planted in outdir is replaced, never written through. */
 	if ((size_t)snprintf(c.priv, sizeof(c.priv), "%s/.rtproof-plot.XXXXXX", outdir) >= sizeof(c.priv))

@@ -25,9 +25,12 @@ const char *const fw_colour[NCOLOUR] = { "#0072B2", "#D55E00", "#009E73", "#CC79
 /*
  * Text into a gnuplot script: rtp_plot_text's one line (no newline ends a
  * comment or a command, no backtick), in single quotes, where gnuplot
- * expands nothing (no backtick substitution, no escapes) and a quote is
- * written twice.  Every string a script holds that is not a constant of
- * this file goes through here or gp_comment.
+ * expands nothing (no backtick substitution, no escapes).  A quote in the
+ * text becomes U+2019: gnuplot 5.4 reads a doubled quote as one only after
+ * an ordinary character, so four quotes in a row, or one first, ended the
+ * string and the script stopped (every figure of a document whose
+ * kernel_release was quoted was lost).  Every string a script holds that
+ * is not a constant of this file goes through here or gp_comment.
  */
 void fw_gpq(FILE *f, const char *s)
 {
@@ -38,8 +41,9 @@ void fw_gpq(FILE *f, const char *s)
 	fputc('\'', f);
 	for (p = t; *p; p++) {
 		if (*p == '\'')
-			fputc('\'', f);
-		fputc(*p, f);
+			fputs("\xe2\x80\x99", f);
+		else
+			fputc(*p, f);
 	}
 	fputc('\'', f);
 }
