@@ -41,6 +41,18 @@ grep -q "^  cyclic: hackbench shrank: 1.50 ms over 15 outliers in new, 3.00 ms o
 ok $? "shrank: hackbench, its two pids of base summed by name"
 ! grep -q "tiny" "$TMP/out" && grep -q "esc?\[2J took" "$TMP/out"
 ok $? "a culprit under 5 % of both sides left out; control bytes as '?'"
+# a user task may call itself ktimers/1: not the kernel thread of that name
+mkdir -p "$TMP/kb" "$TMP/kn"
+jq '.events.explain = {"status": "on", "outliers": 40, "attributed": 40, "by_culprit":
+	[{"name": "ktimers/1", "kind": "task", "pid": 900, "kthread": false, "ns": 3000000, "outliers": 40, "worst_ns": 1000}]}' \
+	"$SRC" >"$TMP/kb/cyclic.json"
+jq '.events.explain = {"status": "on", "outliers": 40, "attributed": 40, "by_culprit":
+	[{"name": "ktimers/1", "kind": "task", "pid": 15, "kthread": true, "ns": 3000000, "outliers": 40, "worst_ns": 1000}]}' \
+	"$SRC" >"$TMP/kn/cyclic.json"
+"$COMPARE" "$TMP/kb" "$TMP/kn" >"$TMP/out3" 2>&1
+grep -q "^  cyclic: ktimers/1 (kernel thread) took 3.00 ms over 40 outliers in kn, absent in kb$" "$TMP/out3" &&
+	grep -q "^  cyclic: ktimers/1 (user task) took 3.00 ms over 40 outliers in kb, absent in kn$" "$TMP/out3"
+ok $? "a user task named ktimers/1 is not the kernel thread: two culprits, each said which ($(grep -c ktimers "$TMP/out3") lines)"
 "$COMPARE" "$TMP/base" "$TMP/plain" >"$TMP/out2" 2>&1
 ! grep -q '^culprits' "$TMP/out2"
 ok $? "one side without --explain: no culprit section"

@@ -15,6 +15,7 @@
 
 struct pooled_culprit {
 	const char *kind, *name;	/* the first document's */
+	int kthread;			/* 1 kernel thread, 0 user task, -1 not said */
 	double ns[2], outliers[2];	/* per run: [0] base, [1] new */
 };
 
@@ -30,7 +31,8 @@ static struct pooled_culprit *find(struct cpool *p, const struct rtp_doc_culprit
 	size_t i;
 
 	for (i = 0; i < p->n; i++)
-		if (!strcmp(p->c[i].kind, c->kind) && !strcmp(p->c[i].name, c->name))
+		if (!strcmp(p->c[i].kind, c->kind) && !strcmp(p->c[i].name, c->name) &&
+		    p->c[i].kthread == c->kthread)
 			return &p->c[i];
 	return NULL;
 }
@@ -56,6 +58,7 @@ static bool add_side(struct cpool *p, const struct side *s, const char *bench, i
 				memset(e, 0, sizeof(*e));
 				e->kind = d->culprits[k].kind;
 				e->name = d->culprits[k].name;
+				e->kthread = d->culprits[k].kthread;
 			}
 			e->ns[w] += (double)d->culprits[k].ns;
 			e->outliers[w] += (double)d->culprits[k].outliers;
@@ -73,12 +76,19 @@ static void fmt_t(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.0f us", ns / 1e3);
 }
 
-/* the culprit for the console: a task by its comm, the rest with their kind; '?' for the unprintable */
+/*
+ * the culprit for the console: a task by its comm and whether it is a
+ * kernel thread (a comm is the task's own choice), the rest with their
+ * kind; '?' for the unprintable
+ */
 static void label(const struct pooled_culprit *e, char *buf, size_t len)
 {
 	size_t i;
 
-	if (!strcmp(e->kind, "task") || !strcmp(e->kind, "idle"))
+	if (!strcmp(e->kind, "task"))
+		snprintf(buf, len, "%s%s", e->name,
+			 e->kthread == 1 ? " (kernel thread)" : e->kthread == 0 ? " (user task)" : "");
+	else if (!strcmp(e->kind, "idle"))
 		snprintf(buf, len, "%s", e->name);
 	else
 		snprintf(buf, len, "%s %s", e->kind, e->name);

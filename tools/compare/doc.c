@@ -303,7 +303,7 @@ static int check_unique(const struct rtp_doc *d, char *err, size_t errlen)
 
 /*
  * events.explain.by_culprit[] (untrusted: rows of another shape are
- * skipped), summed by kind and name; at most RTP_DOC_MAX_CULPRITS.
+ * skipped), summed by kind, name and kthread; at most RTP_DOC_MAX_CULPRITS.
  */
 static int read_culprits(struct rtp_doc *d, json_t *rows)
 {
@@ -318,7 +318,7 @@ static int read_culprits(struct rtp_doc *d, json_t *rows)
 		return -ENOMEM;
 	json_array_foreach(rows, i, r) {
 		struct rtp_doc_culprit c;
-		json_t *kind = json_object_get(r, "kind"), *name = json_object_get(r, "name");
+		json_t *kind = json_object_get(r, "kind"), *name = json_object_get(r, "name"), *kt;
 
 		memset(&c, 0, sizeof(c));
 		if (!json_is_string(kind) || !json_is_string(name) || !get_u64(json_object_get(r, "ns"), &c.ns) ||
@@ -326,8 +326,11 @@ static int read_culprits(struct rtp_doc *d, json_t *rows)
 			continue;
 		copy_str(c.kind, sizeof(c.kind), kind);
 		copy_str(c.name, sizeof(c.name), name);
+		kt = json_object_get(r, "kthread");
+		c.kthread = json_is_boolean(kt) ? json_is_true(kt) : -1;
 		for (k = 0; k < d->nculprits; k++)
-			if (!strcmp(d->culprits[k].kind, c.kind) && !strcmp(d->culprits[k].name, c.name))
+			if (!strcmp(d->culprits[k].kind, c.kind) && !strcmp(d->culprits[k].name, c.name) &&
+			    d->culprits[k].kthread == c.kthread)
 				break;
 		if (k == d->nculprits) {
 			if (k == RTP_DOC_MAX_CULPRITS)

@@ -55,13 +55,15 @@ struct rtp_doc_event {
 };
 
 /*
- * One culprit of events.explain.by_culprit[] (--explain), summed by kind
- * and name: a pid is not the same task in another run.
+ * One culprit of events.explain.by_culprit[] (--explain), summed by kind,
+ * name and kernel thread or not (a user task may call itself ktimers/0):
+ * a pid is not the same task in another run.
  */
 #define RTP_DOC_MAX_CULPRITS 256
 struct rtp_doc_culprit {
 	char kind[12];			/* "task", "irq", "vector", "softirq", "idle" */
 	char name[64];			/* comm, IRQ or vector name: the traced system's text */
+	int kthread;			/* a task: 1 kernel thread, 0 user task, -1 not said */
 	uint64_t ns, outliers;
 };
 
