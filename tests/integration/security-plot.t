@@ -183,6 +183,20 @@ nocrash $rc
 ok $? "rtproof-compare: a 100 MB kernel_release: exit $rc, no crash"
 canaries
 ok $? "no canary file after every tool ran over the corpus"
+# ---- 5000 metrics: matching them is quadratic, so past 4096 one error line
+M=$TMP/many
+mkdir -p "$M"
+jq '.metrics = [range(5000) as $i | .metrics[0] | .thread = $i]' "$SRC" >"$M/cyclic.json"
+t0=$(date +%s)
+"$COMPARE" "$M/cyclic.json" "$M/cyclic.json" >/dev/null 2>"$TMP/m1.err"; r1=$?
+"$PLOT" -q -o "$TMP/mplots" "$M/cyclic.json" >/dev/null 2>"$TMP/m2.err"; r2=$?
+"$REPORT" -q -o "$TMP/m.html" "$M/cyclic.json" >/dev/null 2>"$TMP/m3.err"; r3=$?
+t1=$(date +%s)
+[ $r1 -eq 1 ] && [ $r2 -eq 1 ] && [ $r3 -eq 1 ] && one_line "$TMP/m1.err" && one_line "$TMP/m2.err" &&
+	one_line "$TMP/m3.err" && grep -q "5000 metrics: more than 4096" "$TMP/m1.err" "$TMP/m2.err" "$TMP/m3.err" &&
+	[ $((t1 - t0)) -le 20 ]
+ok $? "5000 metrics: compare, plot and report refuse it in one line each, exit 1 ($r1 $r2 $r3, $((t1 - t0)) s: $(head -c 160 "$TMP/m2.err"))"
+
 # ---- quotes: a kernel_release in quotes, four quotes in a row --------------
 Q=$TMP/quotes
 mkdir -p "$Q"

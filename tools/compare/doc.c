@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "doc.h"
+#include "resultdir.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -399,6 +400,9 @@ static int parse_root(struct rtp_doc *d, json_t *root, char *err, size_t errlen)
 	metrics = json_object_get(root, "metrics");
 	if (!json_is_array(metrics))
 		return fail(err, errlen, "no metrics array");
+	if (json_array_size(metrics) > RTP_DOC_MAX_METRICS)
+		return fail(err, errlen, "%zu metrics: more than %d, the most a result document may hold",
+			    json_array_size(metrics), RTP_DOC_MAX_METRICS);
 	d->nmetrics = json_array_size(metrics);
 	d->metrics = calloc(d->nmetrics ? d->nmetrics : 1, sizeof(*d->metrics));
 	if (!d->metrics)

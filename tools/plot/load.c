@@ -145,8 +145,16 @@ static json_t *read_json(const char *path, char *msg, size_t len)
 	json_error_t e;
 	json_t *j = json_load_file(path, JSON_DECODE_INT_AS_REAL, &e);
 
-	if (!j)
+	if (!j) {
 		snprintf(msg, len, "%s: not a JSON document (line %d: %s)", path, e.line, e.text);
+		return NULL;
+	}
+	if (json_array_size(json_object_get(j, "metrics")) > RTP_DOC_MAX_METRICS) {
+		snprintf(msg, len, "%s: %zu metrics: more than %d, the most a result document may hold", path,
+			 json_array_size(json_object_get(j, "metrics")), RTP_DOC_MAX_METRICS);
+		json_decref(j);
+		return NULL;
+	}
 	clip_strings(j);
 	return j;
 }
