@@ -95,6 +95,23 @@ rc=$?
 [ $rc -eq 1 ] && [ ! -e "$TMP/bomb/bomb.json" ] && grep -q 'bomb.json: size or sha256 differs' "$TMP/err" &&
 	! grep -q 'Traceback\|MemoryError' "$TMP/err"
 ok $? "rtproof lava results: a gzip bomb is refused without inflating it (exit $rc: $(grep bomb "$TMP/err" | head -n 1))"
+# A document name from the log is a plain file name or refused: "../x" and
+# an absolute path never steer a write out of --out.
+printf '{"planted": 1}\n' >"$TMP/pl.json"
+plsize=$(wc -c <"$TMP/pl.json") plsha=$(sha256sum "$TMP/pl.json" | cut -d' ' -f1)
+mkdir -p "$TMP/pl/out"
+{
+	for n in ../escape.json "$TMP/pl/abs.json"; do
+		echo "RTPROOF-DOC-BEGIN $n $plsize $plsha gzip+base64"
+		gzip -c "$TMP/pl.json" | base64 -w 76
+		echo "RTPROOF-DOC-END $n"
+	done
+} >"$TMP/pl.log"
+"$S/rtproof-lava" results --out "$TMP/pl/out" "$TMP/pl.log" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$TMP/pl/escape.json" ] && [ ! -e "$TMP/pl/abs.json" ] &&
+	grep -q 'escape.json: refused (not a plain file name)' "$TMP/err" && grep -q 'abs.json: refused' "$TMP/err"
+ok $? "rtproof lava results: ../ and absolute document names are refused, nothing written outside --out (exit $rc)"
 "$S/rtproof-lava" results "$TMP/none.log" 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q 'rtproof-lava: error: .*none.log: no such file' "$TMP/err"
 ok $? "rtproof lava results: a missing log is a one-line error"
