@@ -68,6 +68,25 @@ for l in ladder1 ladder2; do
 done
 grep -qx "victim intact" "$TMP/victim" && [ -z "$(ls -A "$TMP/elsewhere")" ]
 ok $? "compare-kernels --from: nothing written through the ladder's links"
+# a ladder with real rungs, so that compare.json and the figures get
+# written: compare.json planted as a link, plots as another user's link
+L3=$TMP/ladder3
+for n in 1 2; do
+	mkdir -p "$L3/rt-run$n" "$L3/stock-none-run$n"
+	rtp-mkdoc --seed $((10 + n)) --duration 2s --kernel 6.12.0-rt --preempt rt --out "$L3/rt-run$n/cyclic.json" &&
+		rtp-mkdoc --seed $((20 + n)) --duration 2s --kernel 6.12.0 --preempt none \
+			--out "$L3/stock-none-run$n/cyclic.json" || echo "# rtp-mkdoc failed"
+done
+echo "victim intact" >"$TMP/victim3"
+mkdir -p "$TMP/elsewhere3"
+ln -s "$TMP/victim3" "$L3/compare.json"
+ln -s "$TMP/elsewhere3" "$L3/plots"
+chown -h nobody "$L3/plots" 2>/dev/null
+BIN=$RTPROOF_BIN "$R/scripts/rtproof-compare-kernels" --from "$L3" >"$TMP/l3.out" 2>"$TMP/l3.err"
+rc=$?
+grep -qx "victim intact" "$TMP/victim3" && [ ! -L "$L3/compare.json" ] && jq -e '.rows | length > 0' "$L3/compare.json" >/dev/null &&
+	{ [ "$(stat -c %U "$L3/plots")" != nobody ] || [ -z "$(ls -A "$TMP/elsewhere3")" ]; }
+ok $? "compare-kernels --from a ladder: compare.json replaces the planted link, another user's plots link is not written through (exit $rc; $(head -n 1 "$TMP/l3.err"))"
 
 # rtproof-junit: a suite directory and an --out path with spaces.
 S="$TMP/my suite"

@@ -93,4 +93,35 @@ check "Ctrl-C: no c.json, no temporary file" sh -c "[ ! -e '$TMP/int/c.json' ] &
 ! ps -eo args | grep -v grep | grep -q "path=$TMP/int,mount_tag=res"
 ok $? "Ctrl-C: no QEMU left running"
 
+# 5. The runner that started rtproof vm is killed outright (compare-kernels
+# sets RTPROOF_VM_OWNER; SIGKILL runs no trap there): the guest stops.
+sleep 600 &
+owner=$!
+RTPROOF_VM_OWNER=$owner "$VM" -q --kernel stock --clock tcg --timeout 300s --out "$TMP/orph" -- \
+	sh -c "$measuring; wait" >/dev/null 2>"$TMP/err" &
+vpid=$!
+i=0
+while [ $i -lt 600 ] && ! ls "$TMP/orph" 2>/dev/null | grep -q '^c\.json\.tmp\.'; do sleep 0.5; i=$((i + 1)); done
+kill -9 $owner
+t0=$(date +%s)
+wait $vpid
+rc=$?
+took=$(( $(date +%s) - t0 ))
+[ $rc -eq 1 ] && [ $took -le 10 ] && grep -q "the runner that started this guest (pid $owner) is gone" "$TMP/err" &&
+	jq_ok "$TMP/orph/vm.json" '.outcome == "orphaned"'
+ok $? "owner killed: rtproof vm stops the guest within ${took}s, exit $rc, says why ($(head -n 1 "$TMP/err"))"
+! ps -eo args | grep -v grep | grep -q "path=$TMP/orph,mount_tag=res"
+ok $? "owner killed: no QEMU left running"
+
+# 6. A second rtproof vm into a result directory in use: refused at once.
+mkdir -p "$TMP/busy"
+flock "$TMP/busy" sleep 30 &
+hold=$!
+sleep 0.3
+"$VM" -q --kernel stock --clock tcg --timeout 60s --out "$TMP/busy" -- true >/dev/null 2>"$TMP/err"
+rc=$?
+kill $hold 2>/dev/null
+[ $rc -eq 1 ] && grep -q "is in use by another rtproof vm" "$TMP/err" && [ ! -e "$TMP/busy/vm.json" ]
+ok $? "--out in use: refused before booting, exit $rc ($(head -n 1 "$TMP/err"))"
+
 done_testing
