@@ -277,6 +277,9 @@ ok $? "percentile overlay: the rt curve ends below stock's ($r_tail us < $s_tail
 grep -q 'id="compare-table"' "$L/report.html" && grep -q 'order-statistic CI' "$L/report.html" &&
 	grep -q 'instruction time' "$L/report.html"
 ok $? "the ladder page holds the comparison's table, its method and the VM time base"
+grep -q '<rect x="0" y="0" width="960" height="600" fill="#ffffff"/>' "$L/report.html" &&
+	! grep -q '="#f[0-9]*-[0-9a-fA-F]\{6\}"' "$L/report.html"
+ok $? "inline SVG: colours stay colours (fill=\"#ffffff\"), only references take the figure's prefix"
 
 # A rung whose boot failed (a serial log, no document) is an error, not left out.
 cp -r "$L" "$TMP/ladder2" && rm -rf "$TMP/ladder2/plots" "$TMP/ladder2/report.html"

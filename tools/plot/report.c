@@ -127,9 +127,10 @@ static bool svg_element(const char *name, size_t n)
 	return false;
 }
 
-/* an attribute value: id prefixed, a local reference (#id, url(#id))
- * pointed at the prefixed id, quotes and markup as entities */
-static void svg_value(FILE *out, const char *v, size_t n, const char *pre, bool id, int *groups)
+/* an attribute value: id prefixed, a local reference (an href's #id,
+ * url(#id)) pointed at the prefixed id, quotes and markup as entities; a
+ * colour (fill="#ffffff") is no reference and stays as it is */
+static void svg_value(FILE *out, const char *v, size_t n, const char *pre, bool id, bool href, int *groups)
 {
 	size_t i;
 
@@ -139,7 +140,7 @@ static void svg_value(FILE *out, const char *v, size_t n, const char *pre, bool 
 	else if (id)
 		fputs(pre, out);
 	for (i = 0; i < n; i++) {
-		if (v[i] == '#' && (i == 0 || (i >= 4 && !strncmp(v + i - 4, "url(", 4)))) {
+		if (v[i] == '#' && ((i == 0 && href) || (i >= 4 && !strncmp(v + i - 4, "url(", 4)))) {
 			fprintf(out, "#%s", pre);
 			continue;
 		}
@@ -228,7 +229,8 @@ static const char *svg_attrs(FILE *out, const char *p, const char *pre, int *gro
 		fprintf(out, " %.*s", (int)al, an);
 		if (v) {
 			fputs("=\"", out);
-			svg_value(out, v, vl, pre, al == 2 && !strncmp(an, "id", 2), groups);
+			svg_value(out, v, vl, pre, al == 2 && !strncmp(an, "id", 2),
+				  al >= 4 && !strncasecmp(an + al - 4, "href", 4), groups);
 			fputc('"', out);
 		}
 	}
