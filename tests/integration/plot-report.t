@@ -4,9 +4,12 @@
 # rtproof plot and rtproof report on synthesised documents (the shared
 # formats: rtproof/1 with block series, rtproof-compare/1): the figures are
 # valid PNG and SVG and follow the data (a spike planted on CPU 1 shows in
-# CPU 1's curve, not CPU 0's); a missing gnuplot is a clear skip; the page
-# loads in headless Chromium without console errors, with the verdict table,
-# the expected figures and no broken image, and a screenshot is taken.
+# CPU 1's curve, not CPU 0's); a missing gnuplot is a clear skip; a
+# ladder with throughput rows gets the price on its first screen, the trade
+# table and the Pareto figure, a hostile part name and rung label staying
+# data; the page loads in headless Chromium without console errors, with
+# the verdict table, the expected figures and no broken image, and a
+# screenshot is taken.
 . "$(dirname "$0")/tap.sh"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 command -v gnuplot >/dev/null || { echo "1..0 # SKIP gnuplot not installed (gnuplot-nox)"; exit 0; }
@@ -288,6 +291,107 @@ mkdir -p "$TMP/ladder2/stock-full" && echo "Kernel panic" >"$TMP/ladder2/stock-f
 	grep -q 'id="overall">Overall: <b>ERROR</b> &mdash; stock-full: no result document' "$TMP/ladder2/report.html"
 ok $? "a failed rung makes the overall verdict ERROR and is named"
 
+# ---- a ladder with throughput rows: the price beside the worst case -------
+# price_ladder DIR: rungs rt (the base), stock-none, stock-full and rt-full
+# (cyclic documents), a compare.json with each bench's max and one
+# throughput row per part of rtproof-load (new/base ops per second).
+price_ladder() {
+	mkdir -p "$1/rt" "$1/stock-none" "$1/stock-full" "$1/rt-full"
+	synth_cyclic "$1/rt/cyclic.json" 6.12.0-rt-amd64 rt 5000 0
+	synth_cyclic "$1/stock-none/cyclic.json" 6.12.0-amd64 none 8000 300000
+	synth_cyclic "$1/stock-full/cyclic.json" 6.12.0-amd64 full 4000 2900000
+	synth_cyclic "$1/rt-full/cyclic.json" 6.12.0-rt-amd64 rt 5000 0
+	jq -n '
+	def lat($b; $m; $k; $base; $new): { bench: $b, metric: $m, cpu: "all", thread: "all", key: "cpu all thread all",
+		figure: "max", unit: "ns", new_index: $k, base: $base, new: $new, base_ci: null, new_ci: null,
+		ratio: ($new / $base), verdict: (if $new > 2 * $base then "worse" elif $new < $base / 2 then "better" else "same" end),
+		p_holm: 0.001, method: "episode exceedance test" };
+	def tput($k; $part; $r; $lo; $hi; $v): { bench: "load", metric: "ns_per_op", cpu: 0, thread: null,
+		key: ("cpu 0 part " + $part), figure: "throughput", unit: "ops/s", new_index: $k,
+		base: 100000, base_ci: [99000, 101000], new: (100000 * $r), new_ci: [100000 * $lo, 100000 * $hi],
+		ratio: $r, ratio_ci: [$lo, $hi], higher_is_worse: false, p_holm: 0.001, verdict: $v,
+		method: "t interval on log throughput over 2 and 2 runs (boot-to-boot spread; rounds within)" };
+	{ schema: "rtproof-compare/1", confidence: 0.95, threshold: 0.10,
+	  base: { label: "rt", path: "rt", kernel_release: "6.12.0-rt-amd64", preempt: "rt" },
+	  new: [ { label: "stock-none", path: "stock-none", kernel_release: "6.12.0-amd64", preempt: "none" },
+	         { label: "stock-full", path: "stock-full", kernel_release: "6.12.0-amd64", preempt: "full" },
+	         { label: "rt-full", path: "rt-full", kernel_release: "6.12.0-rt-amd64", preempt: "rt" } ],
+	  rows: [ lat("cyclic"; "wakeup_latency"; 0; 6800; 356600), lat("cyclic"; "wakeup_latency"; 1; 6800; 2908300),
+	          lat("cyclic"; "wakeup_latency"; 2; 6800; 7100),
+	          lat("irqlat"; "total"; 0; 21900; 1355400), lat("irqlat"; "total"; 1; 21900; 2728400),
+	          lat("irqlat"; "total"; 2; 21900; 23000),
+	          tput(0; "ctxsw"; 1.10; 1.09; 1.11; "better"), tput(0; "futex-pi"; 1.35; 1.30; 1.40; "better"),
+	          tput(0; "syscall"; 1.02; 0.995; 1.04; "same"), tput(0; "loopback"; 1.12; 1.10; 1.14; "better"),
+	          tput(0; "spawn"; 1.01; 0.98; 1.04; "same"),
+	          tput(1; "ctxsw"; 1.05; 1.04; 1.06; "same"), tput(1; "futex-pi"; 1.30; 1.25; 1.35; "better"),
+	          tput(1; "syscall"; 1.00; 0.98; 1.02; "same"), tput(1; "loopback"; 1.08; 1.06; 1.10; "same"),
+	          tput(1; "spawn"; 0.99; 0.96; 1.02; "same"),
+	          tput(2; "ctxsw"; 0.99; 0.98; 1.00; "same"), tput(2; "futex-pi"; 0.98; 0.95; 1.01; "same"),
+	          tput(2; "syscall"; 1.00; 0.99; 1.01; "same"), tput(2; "loopback"; 0.97; 0.96; 0.98; "worse"),
+	          tput(2; "spawn"; 1.00; 0.97; 1.03; "undecided") ],
+	  verdict: { status: "fail", regressions: [] } }' >"$1/compare.json"
+}
+LP=$TMP/ladder-price
+price_ladder "$LP"
+"$REPORT" -q --text "$LP" >"$TMP/lp.txt" 2>"$TMP/lp.err"
+ok $? "rtproof report --text on a ladder with throughput rows: exit 0"
+sed 's/^/# /' "$TMP/lp.txt"
+# stock-none's geometric mean 1.1137 [1.0873, 1.1389]: RT does 1/1.1137 = 89.8 %, 10.2 % less work per second
+grep -qF '  throughput, RT against stock-none: RT does 10.2 % less work per second than stock-none (geometric mean of the 5 parts, 95 % CI [-12.2, -8.0] %, significant; per part: ctxsw -9.1 % [-9.9, -8.3] significant, futex-pi -25.9 % [-28.6, -23.1] significant, syscall -2.0 % [-3.8, +0.5] no significant difference, loopback -10.7 % [-12.3, -9.1] significant, spawn -1.0 % [-3.8, +2.0] no significant difference).' "$TMP/lp.txt"
+ok $? "the first screen: RT's throughput against stock-none, the geometric mean and each part with its interval and significance"
+# a difference inside compare's 10 % threshold (its verdict "same") is still significant when its interval leaves out 0
+grep -qF '  throughput, RT against stock-full: RT does 7.3 % less work per second than stock-full (geometric mean of the 5 parts, 95 % CI [-9.4, -5.1] %, significant; per part: ctxsw -4.8 % [-5.7, -3.8] significant,' "$TMP/lp.txt" &&
+	! grep -q 'throughput, RT against rt-full' "$TMP/lp.txt"
+ok $? "a line per stock rung, significance from the interval; the RT rung (rt-full) is not a side of the trade"
+head -n 1 "$TMP/lp.txt" | grep -qF "Its price in work done: RT does 10.2 % less work per second than the fastest stock rung, stock-none (geometric mean of 5 parts; 95 % CI [-12.2, -8.0] %, significant)."
+ok $? "the top names RT's price against the fastest stock rung, with its interval"
+grep -q 'throughput, RT against stock-none: RT does 10.2 % less' "$LP/report.html" && grep -q 'id="trade-table"' "$LP/report.html"
+ok $? "report.html: the same line, and the trade table"
+# the table: a row per rung; the worst cases and throughput against RT with intervals
+tr=$(sed -n '/id="trade-table"/,/<\/table>/p' "$LP/report.html")
+[ "$(grep -o '<tr><td class="rung">' <<<"$tr" | wc -l)" -eq 4 ] &&
+	grep -q '<th colspan="2">worst case (max)</th><th colspan="6">throughput against RT</th>' <<<"$tr" &&
+	grep -q '<th>cyclic<br><small>wakeup_latency</small></th><th>irqlat<br><small>total</small></th><th>ctxsw</th>' <<<"$tr" &&
+	grep -q '<th>geometric mean</th>' <<<"$tr" &&
+	grep -qF '<tr><td class="rung">stock-none<br><small>preempt none</small></td><td class="num">356.6&nbsp;&micro;s<br><small>RT better</small></td><td class="num">1355.4&nbsp;&micro;s<br><small>RT better</small></td><td class="num">+10.0&nbsp;%<br><small>[+9.0, +11.0]</small><br><small>RT worse</small></td>' <<<"$tr" &&
+	grep -qF '<td class="num">+11.4&nbsp;%<br><small>[+8.7, +13.9]</small><br><small>RT worse</small></td></tr>' <<<"$tr" &&
+	grep -qF '<td class="num">-1.2&nbsp;%<br><small>[-3.0, +0.6]</small><br><small>undecided</small></td></tr>' <<<"$tr" &&
+	grep -qF '<tr><td class="rung">rt<br><small>preempt rt</small></td><td class="num">6.8&nbsp;&micro;s</td><td class="num">21.9&nbsp;&micro;s</td><td class="num">reference</td>' <<<"$tr"
+ok $? "trade table: a row per rung, each bench's worst case, throughput against RT per part and the mean, with intervals"
+PP=$LP/plots/trade-pareto
+[ "$(head -c 8 "$PP.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && grep -q '</svg>' "$PP.svg" &&
+	grep -q 'href="plots/trade-pareto.png"' "$LP/report.html" && grep -q '<figure id="trade-pareto">' "$LP/report.html" &&
+	grep -q 'href="#trade-pareto"' "$LP/report.html"
+ok $? "the Pareto figure: PNG and SVG written, inline on the page, linked from the trade table"
+# x: each rung against the fastest stock rung (stock-none, 1.1137): RT 89.8 %, stock-full 96.8 %, rt-full 88.7 %
+pts=$(awk '/^# index 0: cyclic/ { on = 1; next } /^# index/ { on = 0 } on && /^[0-9]/ { printf "%s %.1f %s|", $5, $1, $4 }' "$PP.dat")
+[ "$pts" = '"rt" 89.8 6.8|"stock-none" 100.0 356.6|"stock-full" 96.8 2908.3|"rt-full" 88.7 7.1|' ] &&
+	grep -q 'using 1:4:2:3 with xerrorbars' "$PP.gp" && grep -q 'with labels' "$PP.gp"
+ok $? "Pareto data: a point per rung (x: throughput against the fastest stock rung, y: worst case), x error bars, labels from data ($pts)"
+# an older ladder, no price phase: nothing new is shown, and the first screen says nothing was measured
+"$REPORT" -q --text "$L" >"$TMP/l-old.txt" 2>/dev/null
+grep -q '^  Throughput: not measured (compare.json has no throughput rows' "$TMP/l-old.txt" &&
+	! grep -q 'id="trade-table"\|trade-pareto' "$L/report.html" && [ ! -e "$L/plots/trade-pareto.png" ]
+ok $? "a ladder without throughput rows: no trade table or Pareto figure, the first screen says throughput was not measured"
+
+# Hostile part names and rung labels: data, never gnuplot code or page markup.
+LH=$TMP/ladder-price-hostile
+price_ladder "$LH"
+CP=$TMP/canary-price
+jq --arg c "$CP" '(.rows[] | select(.key == "cpu 0 part spawn") | .key) |= "cpu 0 part <script>alert(1)</script>`touch \($c)`;\nsystem \"touch \($c)\""
+	| .new[0].label = "stock-none\u0027`touch \($c)`\"\nset output \u0027/tmp/x\u0027<blink>"' "$LH/compare.json" >"$LH/c.tmp" &&
+	mv "$LH/c.tmp" "$LH/compare.json"
+"$REPORT" -q --text "$LH" >"$TMP/lh.txt" 2>/dev/null
+rc=$?
+[ $rc -eq 0 ] && [ ! -e "$CP" ] && [ -s "$LH/plots/trade-pareto.png" ] && ! grep -q '`' "$LH/plots/trade-pareto.gp" &&
+	! grep -qE '^[[:space:]]*(system|set output .?/tmp)' "$LH/plots/trade-pareto.gp" &&
+	! grep -vE '^(#.*|([0-9.e+-]+ ){2,4}"[^"\\]*"|)$' "$LH/plots/trade-pareto.dat" | grep -q .
+ok $? "a hostile part name and rung label reach no gnuplot code: no canary, no backtick, every data line a comment or a row (exit $rc)"
+! grep -q '<script>\|<blink>' "$LH/report.html" && grep -q '<th>&lt;script&gt;alert(1)&lt;/script&gt;&#39;touch ' "$LH/report.html" &&
+	! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$TMP/lh.txt" &&
+	grep -q "per part: ctxsw .*, <script>alert(1)</script>'touch [^,]* -1.0 %" "$TMP/lh.txt"
+ok $? "the hostile part name: escaped on the page, one line in the text"
+
 # ---- the page in a real browser -------------------------------------------
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
@@ -307,7 +411,7 @@ chrome "$TMP/prof0" --dump-dom "file://$TMP/err.html" >/dev/null 2>"$TMP/err.log
 grep -q 'CONSOLE.*planted failure' "$TMP/err.log"
 ok $? "the console check sees a planted console error"
 
-for page in "$L/report.html" "$TMP/spike/report.html"; do
+for page in "$L/report.html" "$TMP/spike/report.html" "$LP/report.html"; do
 	[ "$page" = "$L/report.html" ] || "$REPORT" -q "$TMP/spike" >/dev/null 2>&1
 	name=$(basename "$(dirname "$page")")
 	chrome "$TMP/prof-$name" --dump-dom "file://$page" >"$TMP/$name.dom" 2>"$TMP/$name.log"
@@ -317,6 +421,7 @@ for page in "$L/report.html" "$TMP/spike/report.html"; do
 	rows=$(sed -n '/id="verdicts"/,/<\/table>/p' "$TMP/$name.dom" | grep -o '<tr><td>' | wc -l)
 	want_rows=1
 	[ "$name" = ladder ] && want_rows=3	# two rungs and the comparison
+	[ "$name" = ladder-price ] && want_rows=5	# four rungs and the comparison
 	[ "$rows" -eq "$want_rows" ] && grep -q 'id="overall">Overall: <b>' "$TMP/$name.dom"
 	ok $? "$name: the DOM holds the verdict table ($rows rows, want $want_rows) and the overall verdict"
 	want=$(ls "$(dirname "$page")"/plots/*.svg | wc -l)

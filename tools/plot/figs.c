@@ -695,6 +695,8 @@ int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_
 
 	if (multi || set->compare)
 		ret = fig_headline(&c);
+	if (!ret && set->compare)
+		ret = fig_pareto(&c);
 	for (b = 0; b < RP_NBENCH && !ret; b++) {
 		const char *name = NULL;
 		bool any = false;

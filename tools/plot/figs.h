@@ -6,8 +6,9 @@
  * Inside the figures: figs.c draws each figure and chooses what to draw,
  * headline.c draws the comparison's headline, and figwrite.c is the
  * figure writer under both (one figure's data file and gnuplot script,
- * gnuplot run on them, the files moved out).  Calls go one way:
- * figs.c -> headline.c -> figwrite.c.
+ * gnuplot run on them, the files moved out); price.c draws the ladder's
+ * Pareto figure.  Calls go one way: figs.c -> headline.c, price.c ->
+ * figwrite.c.
  */
 
 #include <jansson.h>
@@ -132,5 +133,12 @@ int fw_begin_set(struct fw *w, struct ctx *c, const char *id, int bench, const c
  * with the intervals compare.json gives; without compare.json, the
  * documents' own percentiles (no intervals). */
 int fig_headline(struct ctx *c);
+
+/* ---- price.c -------------------------------------------------------------- */
+
+/* A kernel ladder with throughput rows: each rung's worst case per bench
+ * against its work per second relative to the fastest stock rung
+ * (trade-pareto).  Nothing without throughput rows. */
+int fig_pareto(struct ctx *c);
 
 #endif /* RTP_PLOT_FIGS_H */

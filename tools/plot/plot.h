@@ -135,6 +135,9 @@ void rtp_plot_trade(const struct rtp_plot_set *set, struct rtp_plot_answer *a);
 bool rtp_plot_rt_against_stock(const json_t *cmp);	/* RT base, stock rungs (compare-kernels) */
 bool rtp_plot_new_is_stock(const json_t *cmp, const json_t *row);	/* the row's new side is not RT */
 bool rtp_plot_stock_against_rt(const json_t *cmp);	/* a stock base against RT only */
+/* The row of figure (max, p99.9, p50) of bench's primary measure for new
+ * rung k, as the trade weighs it (merged CPUs preferred), or NULL. */
+const json_t *rtp_plot_trade_row(const json_t *rows, const char *bench, size_t k, const char *figure);
 
 /* The report: writes html (a self-contained page) for set and figs, whose
  * images are in figdir (relative links from the page's directory: figrel). */

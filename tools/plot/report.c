@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "culprits.h"
+#include "price.h"
 
 /* A document string shown on the page: this many bytes at most. */
 #define ESC_MAX 8192
@@ -311,6 +312,8 @@ static const char css[] =
 	"#compare-table{font-size:.85rem;min-width:0}#compare-table th,#compare-table td{padding:.2rem .3rem}"
 	"#compare-table td.method{min-width:9rem;font-size:.8rem}\n"
 	"#answer{margin:.4rem 0 .8rem;padding-left:1.2rem}#answer li{margin:.2rem 0}\n"
+	"#trade-table{font-size:.85rem;min-width:0}#trade-table th,#trade-table td{padding:.2rem .3rem}"
+	"#trade-table th{text-align:center}#trade-table td.rung{white-space:nowrap}\n"
 	"table{border-collapse:collapse;margin:.5rem 0;min-width:50%}\n"
 	"th,td{border:1px solid #888;padding:.25rem .5rem;text-align:left;vertical-align:top}\n"
 	"th{background:#eee}td.num{text-align:right;white-space:nowrap}\n"
@@ -821,6 +824,17 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 		      const char *figdir, const char *figrel, const char *html, const char *title,
 		      char *tmp, size_t tmplen);
 
+/* the figure id is listed on the page (drawn, or a note in its place) */
+static bool figs_has(const struct rtp_plot_figs *figs, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < figs->n; i++)
+		if (!strcmp(figs->v[i].id, id))
+			return true;
+	return false;
+}
+
 int rtp_report_write(const struct rtp_plot_set *set, const struct rtp_plot_figs *figs,
 		     const char *figdir, const char *figrel, const char *html, const char *title)
 {
@@ -877,6 +891,8 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 		set->compare ? " and their comparison" : "");
 	fputs("<nav><a href=\"#verdict\">verdict</a><a href=\"#system\">system</a><a href=\"#changes-h\">changes</a>"
 	      "<a href=\"#load\">load</a><a href=\"#commands\">commands</a>", f);
+	if (rtp_plot_price_any(set->compare))
+		fputs("<a href=\"#trade\">trade</a>", f);
 	if (set->compare)
 		fputs("<a href=\"#comparison\">comparison</a>", f);
 	fputs("<a href=\"#figures\">figures</a></nav>\n", f);
@@ -904,6 +920,8 @@ static int write_page(const struct rtp_plot_set *set, const struct rtp_plot_figs
 		}
 		fputs("</ul>\n", f);
 		free(a);
+		/* a ladder's trade per rung, before the verdict of every run */
+		rtp_report_trade_table(f, set, figs_has(figs, "trade-pareto"));
 		verdicts(f, set);
 	}
 	if (set->nwarnings) {

@@ -9,6 +9,7 @@
  * a regression is a failure.
  */
 #include "plot.h"
+#include "price.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,6 +164,26 @@ static const json_t *row_of(const json_t *rows, const json_t *id, const char *fi
 	return NULL;
 }
 
+const json_t *rtp_plot_trade_row(const json_t *rows, const char *bench, size_t k, const char *figure)
+{
+	const char *metric = primary(rows, bench);
+	const json_t *r, *id = NULL;
+	size_t i;
+	int best = -1;
+
+	if (!metric)
+		return NULL;
+	json_array_foreach(rows, i, r)
+		if (num(r, "new_index") == (double)k && !strcmp(rtp_plot_str(r, "bench", ""), bench) &&
+		    !strcmp(rtp_plot_str(r, "metric", ""), metric) && all_score(r) > best) {
+			best = all_score(r);
+			id = r;
+		}
+	return id ? row_of(rows, id, figure) : NULL;
+}
+
+static void worst_head(struct rtp_plot_answer *a, size_t l, const char *rtbig, const char *stbig);
+
 static void before_after(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 {
 	const json_t *v = json_object_get(set->compare, "verdict"), *r;
@@ -270,6 +291,7 @@ void rtp_plot_trade(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 			}
 			rtp_plot_answer_add(a, "%s.", line);
 		}
+		rtp_plot_price_line(set, a, k);	/* the other side of the trade: work done */
 	}
 	snprintf(a->cls, sizeof(a->cls), "trade");
 	snprintf(a->word, sizeof(a->word), "RT AGAINST STOCK");
@@ -283,8 +305,14 @@ void rtp_plot_trade(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 		if (l < sizeof(a->head))
 			l += (size_t)snprintf(a->head + l, sizeof(a->head) - l, ": no result document (the rung's run failed). ");
 	}
-	if (l >= sizeof(a->head))
-		return;
+	if (l < sizeof(a->head))
+		worst_head(a, l, rtbig, stbig);
+	rtp_plot_price_head(set, a);
+}
+
+/* the head from the worst cases 5x or more apart (at a->head + l) */
+static void worst_head(struct rtp_plot_answer *a, size_t l, const char *rtbig, const char *stbig)
+{
 	if (rtbig[0] && stbig[0])
 		snprintf(a->head + l, sizeof(a->head) - l, "The worst case differs 5x or more both ways: RT's is "
 			 "better on %s; stock's is better on %s.", rtbig, stbig);
