@@ -24,6 +24,8 @@ done
 jq_ok "$TMP/r/load.json" '.load.name == "none" and (.metrics | length) == 5' &&
 	jq_ok "$TMP/r/suite.json" '.benches[] | select(.bench == "load") | .load_work == null and .document == "load.json"'
 ok $? "load.json: the price measured with no load beside it ($(jq -c '[.load.name, [.metrics[] | [.part, .count]]]' "$TMP/r/load.json" 2>/dev/null))"
+grep -q "The price in work done (rtproof-load, run alone): ctxsw [0-9]* ops/s, " "$TMP/out"
+ok $? "the answer names the price, each part in ops/s ($(grep -o 'The price in work done[^;]*' "$TMP/out" | head -c 200))"
 # what the load did beside each bench: hackbench rounds over the interval it ran
 for b in cyclic irqlat audio; do
 	jq_ok "$TMP/r/suite.json" '.benches[] | select(.bench == "'$b'") | .load_work

@@ -34,6 +34,26 @@ static const char *txt(char *buf, size_t len, const char *s)
 	return rtp_plot_text(buf, len, s ? s : "");
 }
 
+/* the price beside a run (rtproof run's load.json): each part's work per second */
+static void price_line(const json_t *load, struct rtp_plot_answer *a)
+{
+	char s[sizeof(a->line[0])] = "", buf[64];
+	const json_t *m;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(load, "metrics"), i, m) {
+		const json_t *r = json_object_get(m, "ops_per_s");
+
+		if (!json_is_number(r) || !isfinite(json_number_value(r)) || json_number_value(r) <= 0)
+			continue;
+		rtp_appendf(s, sizeof(s), "%s%s %.0f ops/s", n++ ? ", " : "", txt(buf, 32, rtp_plot_str(m, "part", "?")),
+			    json_number_value(r));
+	}
+	if (n)
+		rtp_plot_answer_add(a, "The price in work done (rtproof-load, run alone): %s; rtproof compare "
+				    "sets two kernels' runs side by side.", s);
+}
+
 /*
  * What a failed check of rtproof check most likely affects, most likely
  * first (docs/plots.md keeps the same table).  The first failed check
@@ -381,4 +401,6 @@ void rtp_plot_answer(const struct rtp_plot_set *set, struct rtp_plot_answer *a)
 		}
 		rtp_plot_answer_add(a, "%s", s);
 	}
+	if (set->nruns == 1 && set->runs[0].load)
+		price_line(set->runs[0].load, a);
 }

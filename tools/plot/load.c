@@ -202,6 +202,7 @@ static int beside(struct rtp_plot_run *run, const char *dir)
 	free(p);
 	run->suite = beside_one(dir, "suite.json", "schema", "rtproof-suite/1", &err);
 	run->check = beside_one(dir, "check.json", "tool", "rtproof-check", &err);
+	run->load = beside_one(dir, "load.json", "tool", "rtproof-load", &err);
 	return err;
 }
 
@@ -541,6 +542,7 @@ void rtp_plot_set_free(struct rtp_plot_set *set)
 		json_decref(set->runs[i].vm);
 		json_decref(set->runs[i].suite);
 		json_decref(set->runs[i].check);
+		json_decref(set->runs[i].load);
 		free(set->runs[i].label);
 		free(set->runs[i].dir);
 	}

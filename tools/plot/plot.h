@@ -26,6 +26,7 @@ struct rtp_plot_run {
 	json_t *vm;			/* vm.json beside the documents, or NULL */
 	json_t *suite;			/* rtproof run's suite.json (rtproof-suite/1), or NULL */
 	json_t *check;			/* rtproof check's check.json, or NULL */
+	json_t *load;			/* rtproof-load's load.json (the price), or NULL */
 };
 
 struct rtp_plot_set {
