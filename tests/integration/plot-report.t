@@ -453,4 +453,25 @@ for page in "$L/report.html" "$TMP/spike/report.html" "$LP/report.html"; do
 	ok $? "$name: a screenshot is taken"
 	[ -z "${RTPROOF_KEEP_SCREENSHOT:-}" ] || cp "$TMP/$name.png" "$RTPROOF_KEEP_SCREENSHOT-$name.png"
 done
+
+# SIGTERM while gnuplot draws (a stand-in that sleeps): the tool ends it,
+# removes its private directory and says so in one line; nothing runs on.
+SD=$TMP/sigdir
+mkdir -p "$SD"
+cp "$RTPROOF_ROOT/tests/fuzz/corpus/doc/valid-cyclic.json" "$SD/cyclic.json"
+printf '#!/bin/sh\nexec sleep 297\n' >"$TMP/slowplot"
+chmod +x "$TMP/slowplot"
+RTPROOF_GNUPLOT=$TMP/slowplot "$RTPROOF_BIN/rtproof-report" -q "$SD" >/dev/null 2>"$TMP/sig.err" &
+rp=$!
+i=0
+while [ $i -lt 100 ] && ! pgrep -x -f "sleep 297" >/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $rp
+t0=$(date +%s)
+wait $rp
+rc=$?
+took=$(( $(date +%s) - t0 ))
+sleep 0.2
+[ $rc -eq 1 ] && [ $took -le 3 ] && [ "$(wc -l <"$TMP/sig.err")" -eq 1 ] && ! ls -a "$SD/plots" 2>/dev/null | grep -q '^\.rtproof-plot' &&
+	! pgrep -f "$TMP/slowplot" >/dev/null && ! pgrep -x -f "sleep 297" >/dev/null && [ ! -e "$SD/report.html" ]
+ok $? "SIGTERM while gnuplot draws: exit $rc in ${took}s, one line ($(head -c 120 "$TMP/sig.err")), no private directory, no gnuplot left, no page"
 done_testing

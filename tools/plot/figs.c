@@ -690,6 +690,7 @@ int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_
 		return -ENAMETOOLONG;
 	if (!mkdtemp(c.priv))
 		return -errno;
+	fw_stop_begin();
 	c.gnuplot = rtp_plot_gnuplot();
 	figs->gnuplot_missing = !c.gnuplot;
 
@@ -752,7 +753,10 @@ int rtp_plot_all(const struct rtp_plot_set *set, const char *outdir, struct rtp_
 					ret = fig_lock_contention(&c, ri);
 		}
 	}
+	if (!ret && fw_stopped())
+		ret = -EINTR;
 	fw_priv_remove(&c);
+	fw_stop_end();
 	return ret;
 }
 

@@ -102,6 +102,11 @@ void fw_note(struct fw *w, const char *fmt, ...) __attribute__((format(printf, 2
 
 /* Empties and removes the private directory. */
 void fw_priv_remove(const struct ctx *c);
+/* SIGINT/SIGTERM/SIGHUP while figures are made: the gnuplot running ends
+ * and rtp_plot_all returns -EINTR (begin installs, end restores) */
+void fw_stop_begin(void);
+void fw_stop_end(void);
+bool fw_stopped(void);
 
 /* Writes id.gp: the terminals, the title, then the body. */
 int fw_end(struct fw *w);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +329,45 @@ void fw_note(struct fw *w, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * SIGINT, SIGTERM, SIGHUP while the figures are made (fw_stop_begin to
+ * fw_stop_end): the gnuplot running is ended, the private directory
+ * removed, and the tool exits with one error line: nothing half-made
+ * stays, no gnuplot runs on.
+ */
+static volatile sig_atomic_t stop_sig;
+static struct sigaction old_int, old_term, old_hup;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+void fw_stop_begin(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;	/* no SA_RESTART: waitpid returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	stop_sig = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+}
+
+void fw_stop_end(void)
+{
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+}
+
+bool fw_stopped(void)
+{
+	return stop_sig != 0;
+}
+
 static int run_gnuplot(struct ctx *c, const char *id)
 {
 	char log[4096];
@@ -356,8 +396,16 @@ static int run_gnuplot(struct ctx *c, const char *id)
 		execlp(c->gnuplot, c->gnuplot, gp, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+		if (stop_sig) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			return -EINTR;
+		}
+	}
 	if (stat(log, &sb) == 0 && sb.st_size == 0)
 		unlink(log);
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
@@ -522,6 +570,8 @@ int fw_end(struct fw *w)
 	if (!c->gnuplot)
 		return move_out(c, f->id);
 	ret = run_gnuplot(c, f->id);
+	if (ret == -EINTR || stop_sig)
+		return -EINTR;
 	if (ret || !nonempty(c->priv, f->id, "png") || !nonempty(c->priv, f->id, "svg")) {
 		c->figs->failed++;
 		rtp_warn("%s/%s.gp: gnuplot failed (see %s/%s.log)", c->outdir, f->id, c->outdir, f->id);
