@@ -20,7 +20,10 @@
  * before the buffer runs dry) and how long its work took.
  */
 
-enum audio_backend_kind { AUDIO_BACKEND_AUTO, AUDIO_BACKEND_ALSA, AUDIO_BACKEND_TIMER, AUDIO_BACKEND_JACK };
+enum audio_backend_kind {
+	AUDIO_BACKEND_AUTO, AUDIO_BACKEND_ALSA, AUDIO_BACKEND_TIMER, AUDIO_BACKEND_JACK,
+	AUDIO_BACKEND_PIPEWIRE
+};
 enum audio_access { AUDIO_ACCESS_MMAP, AUDIO_ACCESS_RW };
 
 struct audio_opts {
@@ -48,8 +51,8 @@ struct audio_opts {
 	uint64_t stall_ns;		/* --plant-stall: 0 off */
 	bool hide_xruns;		/* --hide-xruns: the virtual device hides them */
 	uint64_t stall_every_ns;
-	/* --backend jack */
-	const char *jack_server;	/* --server NAME; NULL: $JACK_DEFAULT_SERVER or "default" */
+	/* --backend jack, pipewire */
+	const char *jack_server;	/* --server NAME; NULL: $JACK_DEFAULT_SERVER or "default", $PIPEWIRE_REMOTE or "pipewire-0" */
 	bool start_server;		/* --start-server: jackd -R -d dummy, its log read */
 	const char *server_log;		/* --server-log FILE: a running server's log, read */
 	/* given on the command line (a server backend takes them from the server) */
@@ -137,6 +140,10 @@ struct audio_ctx;
 
 struct audio_backend_ops {
 	const char *name;
+	const char *label;		/* "JACK backend"; NULL: "ALSA backend" */
+	const char *tag;		/* the verdict's " [JACK]"; NULL: none */
+	const char *timing;		/* params.granted.timing; NULL: ALSA's, from its pointer */
+	bool exact;			/* its moments are exact: no frame resolution */
 	/* Opens and configures; on failure writes the reason to why. */
 	int (*open)(struct audio_ctx *c, char *why, size_t len);
 	/* Prefills the whole buffer (playback) and starts the stream. */
@@ -149,7 +156,7 @@ struct audio_backend_ops {
 	int (*recover)(struct audio_ctx *c, int err);
 	void (*close)(struct audio_ctx *c);
 	/*
-	 * Callback backends (JACK): the whole run on the audio thread instead
+	 * Callback backends (JACK, PipeWire): the whole run on the audio thread instead
 	 * of wait/write; returns 0 or -errno with err_what set.  NULL: the loop.
 	 */
 	int (*run)(struct audio_ctx *c);
@@ -162,6 +169,7 @@ struct audio_backend_ops {
 extern const struct audio_backend_ops audio_timer_ops;
 extern const struct audio_backend_ops audio_alsa_ops;
 extern const struct audio_backend_ops audio_jack_ops;
+extern const struct audio_backend_ops audio_pipewire_ops;
 
 /* ---- the timer-paced virtual device --------------------------------------- */
 /*

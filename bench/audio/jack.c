@@ -812,6 +812,9 @@ static int jack_unused_r(struct audio_ctx *c, int err)
 
 const struct audio_backend_ops audio_jack_ops = {
 	.name = "jack",
+	.label = "JACK backend",
+	.tag = " [JACK]",
+	.timing = "JACK's cycle times (jack_get_cycle_times against jack_get_time, 1 us)",
 	.open = jack_open,
 	.start = jack_unused,
 	.wait = jack_unused_w,

@@ -382,7 +382,8 @@ void *audio_thread_main(void *arg)
 	/* Main checks err and sets the load, then opens the gate: go, or leave. */
 	if (rtp_gate_pass(&c->gate, c->err) && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
 		c->err = c->ops->run ? c->ops->run(c) : run(c);
-	c->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
+	if (!c->end_ns)	/* a server backend may have ended the run before its last reports */
+		c->end_ns = rtp_now_ns(CLOCK_MONOTONIC);
 	__atomic_store_n(&c->done, true, __ATOMIC_RELEASE);
 	rtp_run_wake(c->run);
 	return NULL;

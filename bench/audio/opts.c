@@ -62,10 +62,13 @@ const char audio_help[] =
 "      --backend B        alsa, timer (virtual device paced by CLOCK_MONOTONIC, no\n"
 "                         sound card needed, like jackd -d dummy), jack (a client\n"
 "                         of a running JACK server: rate and period are the\n"
-"                         server's) or auto (the default: ALSA, or timer when no\n"
-"                         --device was given and the default device does not open)\n"
+"                         server's), pipewire (a stream of a running PipeWire\n"
+"                         server: rate and quantum are the graph's) or auto (the\n"
+"                         default: ALSA, or timer when no --device was given and\n"
+"                         the default device does not open)\n"
 "      --server NAME      jack: the JACK server's name (default $JACK_DEFAULT_SERVER,\n"
-"                         else default)\n"
+"                         else default); pipewire: the remote's name (default\n"
+"                         $PIPEWIRE_REMOTE, else pipewire-0)\n"
 "      --start-server     jack: start jackd -R -d dummy at --rate/--period under a\n"
 "                         private name, read its log to name the client behind\n"
 "                         each xrun, stop it at the end\n"
@@ -97,7 +100,7 @@ const char audio_help[] =
 const char audio_epilog[] =
 "Verdict: pass = no xruns (with --sweep: figures, or --sweep-require).\n"
 "Exit: 0 pass, 1 error, 2 fail (xruns), 4 skip (no RT privilege, no device, no\n"
-"JACK server running).  See docs/audio.md.\n";
+"JACK or PipeWire server running).  See docs/audio.md.\n";
 
 void audio_defaults(void *oo)
 {
@@ -241,10 +244,12 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 			o->backend = AUDIO_BACKEND_TIMER;
 		else if (!strcmp(arg, "jack"))
 			o->backend = AUDIO_BACKEND_JACK;
+		else if (!strcmp(arg, "pipewire"))
+			o->backend = AUDIO_BACKEND_PIPEWIRE;
 		else if (!strcmp(arg, "auto"))
 			o->backend = AUDIO_BACKEND_AUTO;
 		else
-			return bad(name, arg, "backend must be alsa, timer, jack or auto");
+			return bad(name, arg, "backend must be alsa, timer, jack, pipewire or auto");
 		break;
 	case 'p':
 		/* 99 is left for the planted stall and the kernel's own. */
@@ -254,7 +259,7 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 		break;
 	case OPT_SERVER:
 		if (!*arg || strlen(arg) > 60)
-			return bad(name, arg[0] ? arg : "''", "JACK server name must be 1..60 characters");
+			return bad(name, arg[0] ? arg : "''", "server name must be 1..60 characters");
 		o->jack_server = arg;
 		break;
 	case OPT_SERVER_LOG:
@@ -304,17 +309,55 @@ int audio_option(void *oo, int c, const char *name, const char *arg, int argc, c
 	return 0;
 }
 
+/* PipeWire: the graph decides the rate and quantum (checked), and the data thread's priority. */
+static int check_pipewire(const struct audio_opts *o)
+{
+	if (o->device_given) {
+		rtp_error("--device %s: a PipeWire stream here is not linked to a device (it runs "
+			  "under the graph's driver); --server names the server", o->device);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->periods_given) {
+		rtp_error("-n %u: the PipeWire graph has one quantum a cycle (its driver buffers); "
+			  "drop -n", o->periods);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->format_given && o->format != SND_PCM_FORMAT_FLOAT_LE) {
+		rtp_error("-f %s: this PipeWire stream carries 32-bit float only (FLOAT_LE)",
+			  o->format_name);
+		return RTP_EXIT_ERROR;
+	}
+	if (o->access_given) {
+		rtp_error("--access %s: PipeWire hands the stream its buffers; drop --access",
+			  o->access == AUDIO_ACCESS_MMAP ? "mmap" : "rw");
+		return RTP_EXIT_ERROR;
+	}
+	if (o->prio_given) {
+		rtp_error("-p %d: PipeWire's module-rt sets the data thread's priority (rt.prio in "
+			  "client-rt.conf); drop -p", o->priority);
+		return RTP_EXIT_ERROR;
+	}
+	return 0;
+}
+
 /* A server backend: what the server decides is refused, not silently ignored. */
 static int check_jack(struct audio_opts *o)
 {
-	if (o->backend != AUDIO_BACKEND_JACK) {
-		if (o->jack_server || o->start_server || o->server_log) {
-			rtp_error("%s: needs --backend jack", o->start_server ? "--start-server" :
-				  o->server_log ? "--server-log" : "--server");
+	bool pw = o->backend == AUDIO_BACKEND_PIPEWIRE;
+
+	if (o->backend != AUDIO_BACKEND_JACK && (o->start_server || o->server_log)) {
+		rtp_error("%s: needs --backend jack", o->start_server ? "--start-server" : "--server-log");
+		return RTP_EXIT_ERROR;
+	}
+	if (o->backend != AUDIO_BACKEND_JACK && !pw) {
+		if (o->jack_server) {
+			rtp_error("--server: needs --backend jack or pipewire");
 			return RTP_EXIT_ERROR;
 		}
 		return 0;
 	}
+	if (pw)
+		return check_pipewire(o);
 	if (o->jack_server && o->start_server) {
 		rtp_error("--server %s: --start-server starts a server under a private name; drop one",
 			  o->jack_server);
@@ -371,7 +414,7 @@ int audio_check(void *oo)
 	ret = check_jack(o);
 	if (ret)
 		return ret;
-	if (o->backend == AUDIO_BACKEND_JACK) {
+	if (o->backend == AUDIO_BACKEND_JACK || o->backend == AUDIO_BACKEND_PIPEWIRE) {
 		/* The format of its buffers: what the summary and the document show. */
 		o->format = SND_PCM_FORMAT_FLOAT_LE;
 		o->format_name = "FLOAT_LE";
@@ -382,7 +425,8 @@ int audio_check(void *oo)
 			rtp_error("--duplex: plays on --device and captures on its own; drop -C");
 			return RTP_EXIT_ERROR;
 		}
-		if (o->backend == AUDIO_BACKEND_TIMER || o->backend == AUDIO_BACKEND_JACK) {
+		if (o->backend == AUDIO_BACKEND_TIMER || o->backend == AUDIO_BACKEND_JACK ||
+		    o->backend == AUDIO_BACKEND_PIPEWIRE) {
 			rtp_error("--duplex: needs the ALSA backend");
 			return RTP_EXIT_ERROR;
 		}

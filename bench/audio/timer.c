@@ -179,6 +179,10 @@ static void timer_close(struct audio_ctx *c)
 
 const struct audio_backend_ops audio_timer_ops = {
 	.name = "timer",
+	.label = "timer backend (virtual device, no sound card)",
+	.tag = " [timer backend: virtual device]",
+	.timing = "virtual device: exact, from its schedule",
+	.exact = true,
 	.open = timer_open,
 	.start = timer_start,
 	.wait = timer_wait,

@@ -139,6 +139,18 @@ static void test_options(void)
 		{ { "--backend", "jack", "--start-server", "--server", "x", NULL }, 1 },
 		{ { "--backend", "jack", "--start-server", "--server-log", "f", NULL }, 1 },
 		{ { "--backend", "jack", "--server", "", NULL }, 1 },
+		{ { "--backend", "pipewire", NULL }, 0 },
+		{ { "--backend", "pipewire", "-n", "3", NULL }, 1 },	/* the graph's */
+		{ { "--backend", "pipewire", "-p", "70", NULL }, 1 },	/* module-rt's */
+		{ { "--backend", "pipewire", "--access", "rw", NULL }, 1 },
+		{ { "--backend", "pipewire", "-f", "S16_LE", NULL }, 1 },
+		{ { "--backend", "pipewire", "-f", "FLOAT_LE", "-C", NULL }, 0 },
+		{ { "--backend", "pipewire", "--device", "hw:0", NULL }, 1 },
+		{ { "--backend", "pipewire", "--duplex", "hw:1", NULL }, 1 },
+		{ { "--backend", "pipewire", "--server", "x", "--period", "128", NULL }, 0 },
+		{ { "--backend", "pipewire", "--start-server", NULL }, 1 },
+		{ { "--backend", "pipewire", "--server-log", "f", NULL }, 1 },
+		{ { "--server", "x", NULL }, 1 },			/* needs a server backend */
 		{ { "--start-server", NULL }, 1 },			/* needs --backend jack */
 		{ { "--server-log", "f", NULL }, 1 },
 		{ { "-p", "99", NULL }, 1 },
