@@ -139,6 +139,9 @@ int rtp_xev_parse(const char *line, struct rtp_xev *e)
 		p += tl;
 		if (parse_ts(tok, tl, &e->ts))
 			break;
+		/* the flags ("dNh2."): irqs-off, need-resched, then hardirq/softirq ('h', 'H' hard in soft) */
+		if (tl >= 4 && tl <= 8 && (tok[2] == 'h' || tok[2] == 'H'))
+			e->hardirq = true;
 	}
 	if (guard == 4)
 		return 0;
@@ -290,12 +293,29 @@ static struct rtp_culprit *holder(struct acc *a, const struct state *s, int tid,
 	return acc_get(a, s->pid == 0 ? RTP_CK_IDLE : RTP_CK_TASK, s->pid, s->comm, s->kprio);
 }
 
-/* what holds the CPU now, as a culprit record: the innermost context, else the task */
-static void waker_now(const struct state *s, bool soft_in_task, struct rtp_culprit *w)
+/*
+ * What holds the CPU now, as a culprit record: the innermost context,
+ * else the task.  A wake-up written in hard-IRQ context with no hard IRQ
+ * or vector open (nothing, or a softirq it interrupted) ran in the vector
+ * that is not traced (x->untraced_vector: the local timer, whose entry and
+ * exit are left out for their cost).  A device
+ * IRQ's core also wakes its thread in hard-IRQ context after
+ * irq_handler_exit; that wakes an IRQ thread, never a measured one.
+ */
+static void waker_now(const struct state *s, const struct rtp_xev *e, const struct rtp_tracecut *x,
+		      struct rtp_culprit *w)
 {
+	bool soft_in_task = x->soft_in_task;
+
 	memset(w, 0, sizeof(*w));
 	w->kthread = -1;
 	w->id = -1;
+	if (e->hardirq && x->untraced_vector && x->untraced_vector[0] &&
+	    (s->depth == 0 || s->stack[s->depth - 1].kind == RTP_CK_SOFTIRQ)) {
+		w->kind = RTP_CK_VECTOR;
+		snprintf(w->name, sizeof(w->name), "%s", x->untraced_vector);
+		return;
+	}
 	/* on PREEMPT_RT a softirq's wake-up is its thread's, as its time is (holder()) */
 	if (s->depth > 0 && !(soft_in_task && s->stack[s->depth - 1].kind == RTP_CK_SOFTIRQ &&
 			      s->task_known && s->pid != 0)) {
@@ -445,7 +465,7 @@ int rtp_tracecut_analyse(const struct rtp_xev *ev, size_t n, struct rtp_tracecut
 			if (in && e->pid == x->tid) {
 				x->have_wakeup = true;
 				x->wakeup_ns = e->ts;
-				waker_now(&s, x->soft_in_task, &x->waker);
+				waker_now(&s, e, x, &x->waker);
 			}
 			break;
 		case XEV_HRTIMER:

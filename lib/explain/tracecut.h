@@ -35,6 +35,7 @@ struct rtp_xev {
 	int pid, prio;		/* switch: next; wakeup: the woken task */
 	int ppid, pprio;	/* switch: prev */
 	int num;		/* irq number, softirq vector */
+	bool hardirq;		/* written in hard-IRQ context (the flags column's 'h' or 'H') */
 	char name[RTP_XNAME];	/* switch/wakeup: comm (next); irq, softirq, vector, function */
 	char pname[RTP_XNAME];	/* switch: prev comm */
 };
@@ -72,6 +73,13 @@ struct rtp_tracecut {
 	int cpu, tid;
 	uint64_t release_ns, wake_ns;
 	bool soft_in_task;	/* PREEMPT_RT: softirqs run in task context, charged to that task */
+	/*
+	 * The system vector whose events were not recorded (for their cost:
+	 * "local_timer"), or "" when every vector is traced.  A wake-up of the
+	 * thread in hard-IRQ context with no IRQ handler or traced vector open
+	 * then names it as the waker; its time stays with what it interrupted.
+	 */
+	const char *untraced_vector;
 	/* out */
 	bool covered;		/* the trace reaches back to the release */
 	uint64_t trace_from_ns;	/* the oldest event of that CPU */

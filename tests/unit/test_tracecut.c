@@ -206,6 +206,79 @@ static void test_rt(void)
 	}
 }
 
+/*
+ * The local timer's entry and exit left out (their cost, docs/explain.md
+ * "What it costs"): the trace above without them.  The wake-up, written in
+ * hard-IRQ context with no IRQ handler open, names the untraced vector as
+ * the waker; the vector's own time stays with the task it interrupted.
+ */
+static void test_untraced_vector(const struct rtp_xev *all, int nall)
+{
+	struct rtp_xev ev[32], w;
+	struct rtp_tracecut x;
+	const struct rtp_culprit *c;
+	int i, n = 0;
+
+	for (i = 0; i < nall; i++)
+		if (all[i].type != XEV_VEC_ENTRY && all[i].type != XEV_VEC_EXIT && all[i].type != XEV_HRTIMER)
+			ev[n++] = all[i];
+	memset(&x, 0, sizeof(x));
+	x.cpu = 1;
+	x.tid = 600;
+	x.release_ns = 100000500000ull;
+	x.wake_ns = 100002010000ull;
+	x.untraced_vector = "local_timer";
+	ok(!rtp_tracecut_analyse(ev, (size_t)n, &x) && x.have_wakeup && x.timer_late_ns == 3000 &&
+	   x.waker.kind == RTP_CK_VECTOR && !strcmp(x.waker.name, "local_timer"),
+	   "untraced timer vector: a hard-IRQ wake-up with nothing open is the vector's");
+	ok(x.ncul && x.cul[0].kind == RTP_CK_TASK && x.cul[0].ns == 1200000 &&
+	   !find(&x, RTP_CK_VECTOR, "local_timer") && x.accounted_ns == 1510000,
+	   "untraced timer vector: its 6 us stay with rtp-spin (1200 us), nothing unaccounted");
+	is_u64(x.woken_late_ns, 1497000, "untraced timer vector: woken late by 1497 us as before");
+	x.untraced_vector = "";
+	ok(!rtp_tracecut_analyse(ev, (size_t)n, &x) && x.waker.kind == RTP_CK_TASK && x.waker.id == 500,
+	   "every vector traced: the same wake-up is the task's that held the CPU");
+	/* the untraced timer interrupting a softirq ('H'): the vector woke it, not the softirq */
+	{
+		struct rtp_xev y[8];
+		struct rtp_tracecut z = x;
+		size_t m = 0;
+
+		m += (size_t)rtp_xev_parse("          <idle>-0       [001] d..2.   300.000000: sched_switch: "
+					   "prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> "
+					   "next_comm=dd next_pid=70 next_prio=120", &y[m]);
+		m += (size_t)rtp_xev_parse("              dd-70      [001] ..s1.   300.000010: softirq_entry: vec=9 "
+					   "[action=RCU]", &y[m]);
+		m += (size_t)rtp_xev_parse("              dd-70      [001] dNH3.   300.000030: sched_wakeup: "
+					   "comm=rtproof-cyclic pid=600 prio=89 target_cpu=001", &y[m]);
+		m += (size_t)rtp_xev_parse("              dd-70      [001] ..s1.   300.000050: softirq_exit: vec=9 "
+					   "[action=RCU]", &y[m]);
+		m += (size_t)rtp_xev_parse("              dd-70      [001] d..2.   300.000052: sched_switch: "
+					   "prev_comm=dd prev_pid=70 prev_prio=120 prev_state=R+ ==> "
+					   "next_comm=rtproof-cyclic next_pid=600 next_prio=89", &y[m]);
+		z.untraced_vector = "local_timer";
+		z.release_ns = 300000005000ull;
+		z.wake_ns = 300000055000ull;
+		ok(m == 5 && !rtp_tracecut_analyse(y, m, &z) && z.waker.kind == RTP_CK_VECTOR &&
+		   !strcmp(z.waker.name, "local_timer") && (c = find(&z, RTP_CK_SOFTIRQ, "RCU")) && c->ns == 40000,
+		   "a hard-IRQ wake-up inside a softirq: the untraced vector woke it, the softirq held 40 us");
+		z.untraced_vector = "";
+		ok(!rtp_tracecut_analyse(y, m, &z) && z.waker.kind == RTP_CK_SOFTIRQ && !strcmp(z.waker.name, "RCU"),
+		   "every vector traced: the same wake-up is the softirq's");
+	}
+	/* a wake-up from process context (no 'h') is the task's whatever is untraced */
+	ok(rtp_xev_parse("        rtp-spin-500     [001] d..3.   100.000503: sched_wakeup: "
+			 "comm=rtproof-cyclic pid=600 prio=19 target_cpu=001", &w) == 1 && !w.hardirq,
+	   "a wake-up in process context");
+	for (i = 0; i < n; i++)
+		if (ev[i].type == XEV_WAKEUP && ev[i].pid == 600)
+			ev[i] = w;
+	x.untraced_vector = "local_timer";
+	ok(!rtp_tracecut_analyse(ev, (size_t)n, &x) && x.waker.kind == RTP_CK_TASK && x.waker.id == 500 &&
+	   (c = find(&x, RTP_CK_TASK, "rtp-spin")) && c->ns == 1200000,
+	   "a process-context wake-up with the vector untraced: the task's");
+}
+
 int main(void)
 {
 	struct rtp_xev ev[32], e;
@@ -232,6 +305,11 @@ int main(void)
 	   "comms with spaces and brackets");
 	ok(rtp_xev_parse("  bash-1 [000] 5.000001: sched_wakeup: comm=x pid=2 prio=120 target_cpu=000", &e) == 1 &&
 	   e.ts == 5000001000ull, "no flags column");
+	ok(ev[5].hardirq && !ev[0].hardirq && !ev[9].hardirq && !e.hardirq,
+	   "the flags column: hard-IRQ context ('h') told apart from process and softirq context");
+	ok(rtp_xev_parse("           <...>-177     [000] dNH4.     8.287915: sched_wakeup: comm=rtproof-cyclic "
+			 "pid=177 prio=19 target_cpu=000", &e) == 1 && e.hardirq && e.pid == 177 &&
+	   e.ts == 8287915000ull, "no comm recorded (<...>), hard IRQ inside a softirq ('H')");
 	ok(rtp_xev_parse("garbage [x] line", &e) == 0 && rtp_xev_parse("", &e) == 0 &&
 	   rtp_xev_parse("  a-1 [000] d..2. 5.0: sched_switch: prev_comm=a", &e) == 0,
 	   "garbage and truncated lines are refused");
@@ -291,5 +369,6 @@ int main(void)
 	   "the task at the release learnt from its switch-out (%llu ns)",
 	   (unsigned long long)(x.ncul ? x.cul[0].ns : 0));
 	test_rt();
+	test_untraced_vector(ev, n);
 	return tap_done();
 }
