@@ -165,7 +165,7 @@ bad "no repository" '^rtproof-bisect: error: --repo .*: not a git repository$' \
 	--repo "$TMP" --good HEAD~1 --bad HEAD --out "$TMP/ob" -- "$TMP/step"
 bad "--runs 0" '^rtproof-bisect: error: --runs 0: ' \
 	--repo "$TMP/r1" --good HEAD~3 --bad HEAD --runs 0 --out "$TMP/ob" -- "$TMP/step"
-bad "no step command (kernel mode)" '^rtproof-bisect: error: no step command: kernel mode .* not implemented yet' \
+bad "no step command, not a Linux tree (kernel mode)" '^rtproof-bisect: error: --repo .*: not a Linux tree at --bad HEAD (no Kbuild); kernel mode builds Linux, give a step command after -- for anything else$' \
 	--repo "$TMP/r1" --good HEAD~3 --bad HEAD --out "$TMP/ob"
 # a step that writes no document: found at GOOD's first run
 state "$TMP/r1" >"$TMP/b.before"
