@@ -11,6 +11,8 @@
 #   make kernel-build  KSRC=/path/to/linux [FLAVOUR=rt|stock] [BASE=defconfig]
 #                         merge kernel/config/*.config onto a defconfig, check
 #                         every requested symbol took, build (kernel/Makefile)
+#   make bisect-demo      rtproof bisect builds and boots Debian's 6.12 source
+#                         imported as a history with a planted delay (opt-in)
 #
 # The VM integration tests (tests/integration/vm-*.t) need the suite's
 # binaries and nothing else built: VM_TESTS_DEPS names them.
@@ -31,6 +33,11 @@ kernel-config:
 kernel-build:
 	$(Q)$(MAKE) --no-print-directory -C kernel build KSRC=$(abspath $(KSRC))
 
+# rtproof bisect's kernel mode on Debian's linux-source-6.12 with a planted
+# timer-interrupt delay (docs/bisect.md): opt-in, never part of make test.
+bisect-demo: all
+	$(Q)RTPROOF_BIN=$(abspath $(BIN)) scripts/rtproof-bisect-demo
+
 # Benchmark, not a test: the whole default ladder's wall time against its
 # 6-minute target (docs/kernels.md).
 bench-ladder: all
@@ -38,4 +45,4 @@ bench-ladder: all
 		t=$$(( $$(date +%s) - s )); \
 		echo "bench-ladder: whole ladder in $$t s of wall time (target <= 360 s: $$([ $$t -le 360 ] && echo met || echo missed)), $$(nproc) CPUs, exit $$rc"
 
-.PHONY: kernels compare kernel-config kernel-build bench-ladder
+.PHONY: kernels compare kernel-config kernel-build bench-ladder bisect-demo
