@@ -146,6 +146,10 @@ struct audio_backend_ops {
 	bool exact;			/* its moments are exact: no frame resolution */
 	/* Opens and configures; on failure writes the reason to why. */
 	int (*open)(struct audio_ctx *c, char *why, size_t len);
+	/*
+	 * The loop's calls (loop.c run()): start, wait, write, recover.  NULL
+	 * for a callback backend (run below), whose run replaces the loop.
+	 */
 	/* Prefills the whole buffer (playback) and starts the stream. */
 	int (*start)(struct audio_ctx *c);
 	/* Blocks until a period is free (or something happened). */
@@ -261,6 +265,23 @@ struct audio_xrun_facts {
 	uint64_t tolerance_ns;		/* how early the device may stop by that count */
 };
 enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f);
+/*
+ * A callback backend's call that ran past its cycle (JACK, PipeWire).
+ * audio_backlog_cause, taken before the call's own figures replace the
+ * previous call's: a backlog (the previous call still working when this
+ * call's first cycle began) is the work when that call worked half a
+ * cycle or more (such work cannot drain one, whatever began it: 100 % DSP
+ * after a host stall), else it has that call's own cause.
+ * audio_overrun_cause: the backlog's cause, else the ALSA rule: woken past
+ * the deadline, woken cycles late, or late by more than the work took (a
+ * wake-up that left a microsecond, then a microsecond of work), the
+ * wake-up; else the work outlasted the margin.
+ */
+enum audio_xrun_cause audio_backlog_cause(uint64_t prev_work_ns, uint64_t cycle_ns,
+					  enum audio_xrun_cause prev_cause);
+enum audio_xrun_cause audio_overrun_cause(bool backlog, enum audio_xrun_cause backlog_cause,
+					  bool past_deadline, bool woken_late, uint64_t lateness_ns,
+					  uint64_t work_ns);
 
 /*
  * The device reports an xrun at now_ns (its stream stopped at stop_ns); an

@@ -257,14 +257,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	 * many cycles late (its deadline long gone).
 	 */
 	backlog = d->have_prev && d->prev_end_us > cur - skipped * period_us;
-	/*
-	 * A backlog is the work when the previous call worked half a cycle or
-	 * more (such work cannot drain one, whatever began it: 100 % DSP
-	 * after a host stall); else it has that call's own cause (woken late
-	 * behind a slow client or a stall, it ran over for that).
-	 */
-	backlog_cause = 2 * d->prev_work_ns >= audio_frames_ns(n, c->cfg.rate) ? AUDIO_CAUSE_WORK :
-			d->prev_cause;
+	backlog_cause = audio_backlog_cause(d->prev_work_ns, audio_frames_ns(n, c->cfg.rate), d->prev_cause);
 	woken_late = skipped && !backlog;
 	if (woken_late) {
 		lat += skipped * audio_frames_ns(n, c->cfg.rate);
@@ -296,18 +289,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 		o->missed = (uint32_t)skipped;
 		o->lateness_ns = lat;
 		o->margin_ns = margin;
-		/*
-		 * The ALSA rule (audio_xrun_cause): woken past the deadline, or
-		 * late by more than the work took (a wake-up that left a
-		 * microsecond, then a microsecond of work), the wake-up; else
-		 * the work outlasted the margin.  Its own backlog (the previous
-		 * call still running when this cycle began): backlog_cause.
-		 */
-		if (backlog)
-			o->cause = backlog_cause;
-		else
-			o->cause = now >= next || woken_late || lat >= work ? AUDIO_CAUSE_LATE_WAKEUP :
-				   AUDIO_CAUSE_WORK;
+		o->cause = audio_overrun_cause(backlog, backlog_cause, now >= next, woken_late, lat, work);
 		d->prev_cause = o->cause;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
@@ -789,37 +771,12 @@ static void jack_events(const struct audio_ctx *c, struct rtp_json *j)
 	rtp_json_end_object(j);
 }
 
-/* The loop's per-period calls are not used: JACK calls this client. */
-static int jack_unused(struct audio_ctx *c)
-{
-	(void)c;
-	return -ENOSYS;
-}
-
-static int jack_unused_w(struct audio_ctx *c, struct audio_wake *w)
-{
-	(void)c;
-	(void)w;
-	return -ENOSYS;
-}
-
-static int jack_unused_r(struct audio_ctx *c, int err)
-{
-	(void)c;
-	(void)err;
-	return -ENOSYS;
-}
-
 const struct audio_backend_ops audio_jack_ops = {
 	.name = "jack",
 	.label = "JACK backend",
 	.tag = " [JACK]",
 	.timing = "JACK's cycle times (jack_get_cycle_times against jack_get_time, 1 us)",
 	.open = jack_open,
-	.start = jack_unused,
-	.wait = jack_unused_w,
-	.write = jack_unused_w,
-	.recover = jack_unused_r,
 	.close = jack_close,
 	.run = jack_run,
 	.config = jack_config,

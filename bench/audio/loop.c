@@ -66,6 +66,21 @@ const char *audio_cause_name(enum audio_xrun_cause cause)
 	}
 }
 
+enum audio_xrun_cause audio_backlog_cause(uint64_t prev_work_ns, uint64_t cycle_ns,
+					  enum audio_xrun_cause prev_cause)
+{
+	return 2 * prev_work_ns >= cycle_ns ? AUDIO_CAUSE_WORK : prev_cause;
+}
+
+enum audio_xrun_cause audio_overrun_cause(bool backlog, enum audio_xrun_cause backlog_cause,
+					  bool past_deadline, bool woken_late, uint64_t lateness_ns,
+					  uint64_t work_ns)
+{
+	if (backlog)
+		return backlog_cause;
+	return past_deadline || woken_late || lateness_ns >= work_ns ? AUDIO_CAUSE_LATE_WAKEUP : AUDIO_CAUSE_WORK;
+}
+
 enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f)
 {
 	if (f->by_write) {

@@ -189,7 +189,7 @@ static void pwb_process(void *arg)
 	 * half a cycle or more, else it has that call's cause.
 	 */
 	backlog = d->have_prev && d->prev_end_ns > due - skipped * period_ns;
-	backlog_cause = 2 * d->prev_work_ns >= period_ns ? AUDIO_CAUSE_WORK : d->prev_cause;
+	backlog_cause = audio_backlog_cause(d->prev_work_ns, period_ns, d->prev_cause);
 	woken_late = skipped && !backlog;
 	if (woken_late) {
 		lat += skipped * period_ns;
@@ -221,12 +221,7 @@ static void pwb_process(void *arg)
 		o->missed = (uint32_t)skipped;
 		o->lateness_ns = lat;
 		o->margin_ns = margin;
-		/* The ALSA rule, as jack.c applies it. */
-		if (backlog)
-			o->cause = backlog_cause;
-		else
-			o->cause = now >= next || woken_late || lat >= work ? AUDIO_CAUSE_LATE_WAKEUP :
-				   AUDIO_CAUSE_WORK;
+		o->cause = audio_overrun_cause(backlog, backlog_cause, now >= next, woken_late, lat, work);
 		d->prev_cause = o->cause;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
@@ -581,27 +576,6 @@ static int pwb_run(struct audio_ctx *c)
 #define audio_pw_events NULL
 #endif
 
-/* The loop's per-period calls are not used: PipeWire calls this node. */
-static int pwb_unused(struct audio_ctx *c)
-{
-	(void)c;
-	return -ENOSYS;
-}
-
-static int pwb_unused_w(struct audio_ctx *c, struct audio_wake *w)
-{
-	(void)c;
-	(void)w;
-	return -ENOSYS;
-}
-
-static int pwb_unused_r(struct audio_ctx *c, int err)
-{
-	(void)c;
-	(void)err;
-	return -ENOSYS;
-}
-
 const struct audio_backend_ops audio_pipewire_ops = {
 	.name = "pipewire",
 	.label = "PipeWire backend",
@@ -610,10 +584,6 @@ const struct audio_backend_ops audio_pipewire_ops = {
 		  "CLOCK_MONOTONIC at the call, ns)",
 	.exact = true,
 	.open = pwb_open,
-	.start = pwb_unused,
-	.wait = pwb_unused_w,
-	.write = pwb_unused_w,
-	.recover = pwb_unused_r,
 	.close = pwb_close,
 	.run = pwb_run,
 	.config = audio_pw_config,

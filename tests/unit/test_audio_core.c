@@ -292,6 +292,27 @@ static void test_xrun_cause(void)
 	   !strcmp(audio_cause_name(AUDIO_CAUSE_DEVICE), "device"), "cause names");
 }
 
+/* the callback backends' rule (JACK, PipeWire): a backlog's cause, else the ALSA rule */
+static void test_overrun_cause(void)
+{
+	const uint64_t cycle = 1333333;
+
+	ok(audio_backlog_cause(700000, cycle, AUDIO_CAUSE_LATE_WAKEUP) == AUDIO_CAUSE_WORK,
+	   "backlog after a call that worked half a cycle or more: the work");
+	ok(audio_backlog_cause(3000, cycle, AUDIO_CAUSE_LATE_WAKEUP) == AUDIO_CAUSE_LATE_WAKEUP,
+	   "backlog after a short call: that call's own cause");
+	ok(audio_overrun_cause(true, AUDIO_CAUSE_LATE_WAKEUP, false, false, 0, 900000) == AUDIO_CAUSE_LATE_WAKEUP,
+	   "a backlog takes its cause, whatever this call's figures");
+	ok(audio_overrun_cause(false, AUDIO_CAUSE_WORK, true, false, 0, 900000) == AUDIO_CAUSE_LATE_WAKEUP,
+	   "woken past the deadline: the wake-up");
+	ok(audio_overrun_cause(false, AUDIO_CAUSE_WORK, false, true, 0, 900000) == AUDIO_CAUSE_LATE_WAKEUP,
+	   "woken cycles late: the wake-up");
+	ok(audio_overrun_cause(false, AUDIO_CAUSE_WORK, false, false, 50000, 40000) == AUDIO_CAUSE_LATE_WAKEUP,
+	   "late by more than the work took: the wake-up");
+	ok(audio_overrun_cause(false, AUDIO_CAUSE_LATE_WAKEUP, false, false, 3000, 1400000) == AUDIO_CAUSE_WORK,
+	   "in time, the work outlasted the margin: the work");
+}
+
 /*
  * A batch device (USB audio, many SoC DMA engines): its pointer moves in
  * period steps.  A synthetic stream, 256 x 2 at 48 kHz (P = 5.33 ms), whose
@@ -622,6 +643,7 @@ int main(void)
 	test_options();
 	test_dsp();
 	test_xrun_cause();
+	test_overrun_cause();
 	test_batch_pointer();
 	test_same_xrun();
 	test_frame_pointer();
