@@ -277,6 +277,14 @@ enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f);
  * wake-up that left a microsecond, then a microsecond of work), the
  * wake-up; else the work outlasted the margin.
  */
+struct audio_step;
+/*
+ * A callback backend's call, recorded: its lateness, margin and work in
+ * the run's histograms (at at_ns) and in the step's extremes, and one
+ * wake-up and period more.
+ */
+void audio_record_call(struct audio_ctx *c, struct audio_step *s, uint64_t lateness_ns, uint64_t margin_ns,
+		       uint64_t work_ns, uint64_t at_ns);
 enum audio_xrun_cause audio_backlog_cause(uint64_t prev_work_ns, uint64_t cycle_ns,
 					  enum audio_xrun_cause prev_cause);
 enum audio_xrun_cause audio_overrun_cause(bool backlog, enum audio_xrun_cause backlog_cause,

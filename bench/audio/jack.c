@@ -269,15 +269,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 	d->prev_work_ns = work;
 	if (__builtin_expect(lat > c->run->explain_ns, 0))
 		rtp_explain_note(c->run->ex, -1, 0, mono > lat ? mono - lat : 0, mono, "lateness");
-	rtp_hist_record_at(&c->lateness, lat, mono);
-	rtp_hist_record_at(&c->margin, margin, mono);
-	rtp_hist_record_at(&c->work, work, mono);
-	rtp_relaxed_max(&s->max_lateness_ns, lat);
-	rtp_relaxed_min(&s->min_margin_ns, margin);
-	rtp_relaxed_max(&s->max_work_ns, work);
-	RTP_ST(&c->wakeups, RTP_LD(&c->wakeups) + 1);
-	RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
-	RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);
+	audio_record_call(c, s, lat, margin, work, mono);
 	if (__builtin_expect(end > next || woken_late, 0)) {
 		uint64_t q = RTP_LD(&d->ov_seq);
 		struct jack_overrun *o = &d->ov[q % OV_RING];

@@ -66,6 +66,20 @@ const char *audio_cause_name(enum audio_xrun_cause cause)
 	}
 }
 
+void audio_record_call(struct audio_ctx *c, struct audio_step *s, uint64_t lateness_ns, uint64_t margin_ns,
+		       uint64_t work_ns, uint64_t at_ns)
+{
+	rtp_hist_record_at(&c->lateness, lateness_ns, at_ns);
+	rtp_hist_record_at(&c->margin, margin_ns, at_ns);
+	rtp_hist_record_at(&c->work, work_ns, at_ns);
+	rtp_relaxed_max(&s->max_lateness_ns, lateness_ns);
+	rtp_relaxed_min(&s->min_margin_ns, margin_ns);
+	rtp_relaxed_max(&s->max_work_ns, work_ns);
+	RTP_ST(&c->wakeups, RTP_LD(&c->wakeups) + 1);
+	RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
+	RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);
+}
+
 enum audio_xrun_cause audio_backlog_cause(uint64_t prev_work_ns, uint64_t cycle_ns,
 					  enum audio_xrun_cause prev_cause)
 {

@@ -201,15 +201,7 @@ static void pwb_process(void *arg)
 	d->prev_work_ns = work;
 	if (__builtin_expect(lat > c->run->explain_ns, 0))
 		rtp_explain_note(c->run->ex, -1, 0, now - lat, now, "lateness");
-	rtp_hist_record_at(&c->lateness, lat, now);
-	rtp_hist_record_at(&c->margin, margin, now);
-	rtp_hist_record_at(&c->work, work, now);
-	rtp_relaxed_max(&s->max_lateness_ns, lat);
-	rtp_relaxed_min(&s->min_margin_ns, margin);
-	rtp_relaxed_max(&s->max_work_ns, work);
-	RTP_ST(&c->wakeups, RTP_LD(&c->wakeups) + 1);
-	RTP_ST(&s->wakeups, RTP_LD(&s->wakeups) + 1);
-	RTP_ST(&c->periods, RTP_LD(&c->periods) + 1);
+	audio_record_call(c, s, lat, margin, work, now);
 	if (__builtin_expect(end > next || woken_late, 0)) {
 		uint64_t q = RTP_LD(&d->ov_seq);
 		struct pw_overrun *o = &d->ov[q % OV_RING];
