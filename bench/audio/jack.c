@@ -5,11 +5,19 @@
  * working.  JACK calls the client once per cycle on its own real-time
  * thread; at each call this backend records:
  *
- * - wake-up lateness: jack_get_time() at the call minus the cycle's start
- *   (jack_get_cycle_times()'s current_usecs), both on JACK's own clock
- *   (jack2: CLOCK_MONOTONIC_RAW, in microseconds): never mixed with
- *   CLOCK_MONOTONIC;
- * - the margin: from the call to the cycle's deadline (next_usecs);
+ * - wake-up lateness: from the cycle's start, when the server's driver
+ *   began it, to the call: jack_frames_since_cycle_start(), which jack2
+ *   counts on its own clock (CLOCK_MONOTONIC_RAW, never mixed with
+ *   CLOCK_MONOTONIC) from that start, in whole frames rounded down; the
+ *   lateness is the frame's upper edge (one frame more), never less than
+ *   the truth and at most a frame (20.8 us at 48 kHz) above it.  Not
+ *   jack_get_cycle_times(): its current_usecs is a delay-locked loop's
+ *   estimate (1/8 Hz bandwidth) that takes seconds to lock again after a
+ *   server xrun re-anchors the driver, and is off by milliseconds
+ *   meanwhile (a 5 s run in the guest: 14.7 ms "late" with no xrun);
+ *   how far off it was is kept (filter_off_max_ns);
+ * - the margin: from the call to the next cycle's start (the start plus a
+ *   period);
  * - its own work: from the call to the end of its work (DSP, buffers);
  * - missed cycles: jack_last_frame_time() moving by more than a period.
  *
@@ -66,6 +74,7 @@ struct jack_fns {
 			       jack_time_t *next, float *period_usecs);
 	jack_time_t (*get_time)(void);
 	jack_nframes_t (*last_frame_time)(const void *client);
+	jack_nframes_t (*frames_since_cycle_start)(const void *client);
 	float (*cpu_load)(void *client);
 	int (*is_realtime)(void *client);
 	int (*client_real_time_priority)(void *client);
@@ -123,11 +132,16 @@ struct jack_dev {
 	bool have_frame;
 	jack_nframes_t last_frame;
 	bool have_prev;
+	bool have_start;
+	jack_time_t prev_start_us;	/* the previous call's cycle start */
+	uint64_t server_late;		/* atomic: cycles the server's driver began late */
+	uint64_t server_late_max_ns;	/* atomic: by how much, at worst */
 	jack_time_t prev_end_us;	/* the previous call's end */
 	enum audio_xrun_cause prev_cause;	/* why the previous call overran (else work) */
 	uint64_t prev_work_ns;		/* how long the previous call worked */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t cycle_errors;		/* jack_get_cycle_times() failed */
+	uint64_t filter_off_max_ns;	/* atomic: the filtered cycle start's worst distance from the real one */
 	uint64_t ov_seq;		/* atomic: overruns written */
 	struct jack_overrun ov[OV_RING];
 
@@ -180,6 +194,7 @@ static int jack_load(struct jack_dev *d, char *why, size_t len)
 		S(port_get_buffer, "jack_port_get_buffer"), S(activate, "jack_activate"),
 		S(deactivate, "jack_deactivate"), S(get_cycle_times, "jack_get_cycle_times"),
 		S(get_time, "jack_get_time"), S(last_frame_time, "jack_last_frame_time"),
+		S(frames_since_cycle_start, "jack_frames_since_cycle_start"),
 		S(cpu_load, "jack_cpu_load"), S(is_realtime, "jack_is_realtime"),
 		S(client_real_time_priority, "jack_client_real_time_priority"),
 		S(client_thread_id, "jack_client_thread_id"),
@@ -209,10 +224,11 @@ static int jack_process(jack_nframes_t n, void *arg)
 {
 	struct audio_ctx *c = arg;
 	struct jack_dev *d = c->dev;
-	jack_time_t now = d->f.get_time(), cur, next, end;
+	jack_time_t now = d->f.get_time(), cur, next, end, fcur, fnext;
+	jack_nframes_t since = d->f.frames_since_cycle_start(d->client);
 	jack_nframes_t frames, lf = d->f.last_frame_time(d->client);
 	uint64_t mono = rtp_now_ns(CLOCK_MONOTONIC);	/* the series' time axis only */
-	uint64_t lat, margin, work, units, skipped = 0;
+	uint64_t lat, margin, work, units, skipped = 0, srv_late = 0;
 	bool woken_late, backlog;
 	enum audio_xrun_cause backlog_cause;
 	const jack_time_t period_us = audio_frames_ns(n, c->cfg.rate) / 1000;
@@ -230,24 +246,47 @@ static int jack_process(jack_nframes_t n, void *arg)
 	}
 	if (!__atomic_load_n(&d->go, __ATOMIC_ACQUIRE))
 		return 0;
-	if (d->f.get_cycle_times(d->client, &frames, &cur, &next, &per)) {
+	if (d->f.get_cycle_times(d->client, &frames, &fcur, &fnext, &per)) {
 		d->cycle_errors++;
 		return 0;
 	}
+	/* the cycle's start: at the earliest, `since` + 1 frames before now */
+	lat = audio_frames_ns((uint64_t)since + 1, c->cfg.rate);
+	cur = now - lat / 1000;
+	next = cur + period_us;
+	{
+		uint64_t off = (fcur > cur ? fcur - cur : cur - fcur) * 1000;
+
+		if (off > RTP_LD(&d->filter_off_max_ns))
+			RTP_ST(&d->filter_off_max_ns, off);
+	}
+	(void)fnext;
 	if (d->have_frame && lf - d->last_frame > n) {
 		skipped = (lf - d->last_frame) / n - 1 + ((lf - d->last_frame) % n != 0);
 		RTP_ST(&d->missed_cycles, RTP_LD(&d->missed_cycles) + skipped);
 	}
 	d->have_frame = true;
 	d->last_frame = lf;
+	/*
+	 * The server's own lateness: its driver began this cycle more than half
+	 * a period after the previous cycle's start plus the periods between
+	 * (its cycles are a period apart; a frame's rounding and the driver's
+	 * jitter stay under half of one).  On one CPU a stall holds the driver
+	 * as well as this client: then the cycle was late before it began.
+	 */
+	if (d->have_start && cur > d->prev_start_us + (skipped + 1) * period_us + period_us / 2) {
+		srv_late = (cur - d->prev_start_us - (skipped + 1) * period_us) * 1000;
+		RTP_ST(&d->server_late, RTP_LD(&d->server_late) + 1);
+		if (srv_late > RTP_LD(&d->server_late_max_ns))
+			RTP_ST(&d->server_late_max_ns, srv_late);
+	}
+	d->have_start = true;
+	d->prev_start_us = cur;
 	s = &c->steps[__atomic_load_n(&c->step, __ATOMIC_RELAXED)];
 	units = __atomic_load_n(&c->dsp_units, __ATOMIC_RELAXED);
 	audio_dsp_run(&c->dsp, units);
 	end = d->f.get_time();
 
-	lat = now > cur ? (now - cur) * 1000 : 0;
-	if (now < cur)	/* before the server's filtered cycle start: counted, lateness 0 */
-		RTP_ST(&c->early, RTP_LD(&c->early) + 1);
 	margin = next > now ? (next - now) * 1000 : 0;
 	work = end > now ? (end - now) * 1000 : 0;
 	/*
@@ -267,8 +306,10 @@ static int jack_process(jack_nframes_t n, void *arg)
 	d->prev_end_us = end;
 	d->prev_cause = AUDIO_CAUSE_WORK;
 	d->prev_work_ns = work;
-	if (__builtin_expect(lat > c->run->explain_ns, 0))
-		rtp_explain_note(c->run->ex, -1, 0, mono > lat ? mono - lat : 0, mono, "lateness");
+	/* --explain: from when the cycle was due, the server's part with it */
+	if (__builtin_expect(lat + srv_late > c->run->explain_ns, 0))
+		rtp_explain_note(c->run->ex, -1, 0, mono > lat + srv_late ? mono - lat - srv_late : 0, mono,
+				 srv_late ? "server late" : "lateness");
 	audio_record_call(c, s, lat, margin, work, mono);
 	if (__builtin_expect(end > next || woken_late, 0)) {
 		uint64_t q = RTP_LD(&d->ov_seq);
@@ -282,6 +323,11 @@ static int jack_process(jack_nframes_t n, void *arg)
 		o->lateness_ns = lat;
 		o->margin_ns = margin;
 		o->cause = audio_overrun_cause(backlog, backlog_cause, now >= next, woken_late, lat, work);
+		if (!backlog && srv_late > lat) {
+			/* the server began the cycle late, more than this client woke late */
+			o->cause = AUDIO_CAUSE_SERVER;
+			o->lateness_ns = lat + srv_late;
+		}
 		d->prev_cause = o->cause;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
@@ -549,7 +595,7 @@ static void close_xrun(struct audio_ctx *c, struct jack_dev *d, const struct jac
 	}
 	if (x) {
 		x->cause = cause;
-		if (best)
+		if (best && cause != AUDIO_CAUSE_SERVER)	/* the server held this client back */
 			snprintf(x->culprit, sizeof(x->culprit), "%s", best->name);
 		if (o) {
 			x->lateness_ns = o->lateness_ns;
@@ -719,6 +765,7 @@ static void jack_config(const struct audio_ctx *c, const char *timing)
 static void jack_summary(const struct audio_ctx *c)
 {
 	const struct jack_dev *d = c->dev;
+	char off[32], late[32];
 
 	if (!d)
 		return;
@@ -730,6 +777,12 @@ static void jack_summary(const struct audio_ctx *c)
 	printf("  server DSP load (jack_cpu_load) mean %.1f %%, max %.1f %%; xrun callbacks %llu; "
 	       "missed cycles %llu\n", d->load_n ? d->load_sum / (double)d->load_n : 0.0, d->load_max,
 	       (unsigned long long)d->callbacks, (unsigned long long)RTP_LD(&d->missed_cycles));
+	printf("  cycles the server's driver began late (over half a period): %llu, the worst by %s\n",
+	       (unsigned long long)RTP_LD(&d->server_late),
+	       rtp_format_ns(RTP_LD(&d->server_late_max_ns), late, sizeof(late)));
+	printf("  cycle start from jack_frames_since_cycle_start (one frame, %.1f us: lateness at the frame's upper edge); "
+	       "the server's filtered start (jack_get_cycle_times) was off it by up to %s\n",
+	       1e6 / c->cfg.rate, rtp_format_ns(RTP_LD(&d->filter_off_max_ns), off, sizeof(off)));
 	printf("  times on JACK's clock (jack_get_time), 1 us resolution; %s\n",
 	       d->log_read ? "culprits from the server's log" :
 	       "the server's log is not read (--start-server, --server-log): other clients go unnamed");
@@ -755,6 +808,11 @@ static void jack_events(const struct audio_ctx *c, struct rtp_json *j)
 	rtp_json_uint(j, "log_xrun_lines", d->log_lines_xrun);
 	rtp_json_uint(j, "missed_cycles", RTP_LD(&d->missed_cycles));
 	rtp_json_uint(j, "cycle_time_errors", d->cycle_errors);
+	rtp_json_string(j, "cycle_start", "jack_frames_since_cycle_start, lateness at the frame's upper edge");
+	rtp_json_uint(j, "frame_resolution_ns", audio_frames_ns(1, c->cfg.rate));
+	rtp_json_uint(j, "filter_off_max_ns", RTP_LD(&d->filter_off_max_ns));
+	rtp_json_uint(j, "server_late_cycles", RTP_LD(&d->server_late));
+	rtp_json_uint(j, "server_late_max_ns", RTP_LD(&d->server_late_max_ns));
 	rtp_json_double(j, "cpu_load_mean_pct", d->load_n ? d->load_sum / (double)d->load_n : 0.0);
 	rtp_json_double(j, "cpu_load_max_pct", d->load_max);
 	rtp_json_string(j, "clock", "jack_get_time (jack2: CLOCK_MONOTONIC_RAW), us");
@@ -767,7 +825,7 @@ const struct audio_backend_ops audio_jack_ops = {
 	.name = "jack",
 	.label = "JACK backend",
 	.tag = " [JACK]",
-	.timing = "JACK's cycle times (jack_get_cycle_times against jack_get_time, 1 us)",
+	.timing = "JACK's cycle start (jack_frames_since_cycle_start, whole frames: lateness at the frame's upper edge)",
 	.open = jack_open,
 	.close = jack_close,
 	.run = jack_run,
