@@ -160,6 +160,51 @@ static bool pend_ready(struct pw_dev *d, const struct pw_pend *p, uint64_t now, 
 	return !p->self || own_overrun(d, p->next_ns, period_ns) || now > p->arrived_ns + LINE_WAIT_NS;
 }
 
+/*
+ * A complete cycle the driver itself began late: clock.nsec is when it was
+ * due (a timer driver's timerfd), the driver's signal time when it began.
+ * Late by half a cycle or more counts as the server's lateness; when this
+ * node then finished past the cycle's deadline (the next one's start),
+ * the cycle is an xrun, the server's: no node kept it from completing,
+ * and no record says incomplete (a timer driver catches up, cycle after
+ * cycle, once it runs again).  On PREEMPT_RT a timerfd expires in
+ * ktimers/N, so an RT thread above FIFO 1 holds the driver back.
+ */
+static void late_cycle(struct audio_ctx *c, struct pw_dev *d, const struct audio_pw_cycle *cy,
+		       uint64_t period_ns)
+{
+	uint64_t due = (uint64_t)cy->nsec, late;
+	const struct pw_overrun *o;
+	unsigned i;
+	int idx;
+
+	if (cy->driver.signal_ns <= 0 || (uint64_t)cy->driver.signal_ns <= due + period_ns / 2)
+		return;
+	late = (uint64_t)cy->driver.signal_ns - due;
+	d->server_late++;
+	if (late > d->server_late_max_ns)
+		d->server_late_max_ns = late;
+	for (i = 0; i < cy->nfollowers; i++)
+		if (cy->follower[i].id == d->node_id)
+			break;
+	if (i == cy->nfollowers || cy->follower[i].finish_ns <= 0 ||
+	    (uint64_t)cy->follower[i].finish_ns <= due + period_ns || due <= d->last_late_ns)
+		return;
+	d->last_late_ns = due;
+	d->late_complete++;
+	c->xrun_causes[AUDIO_CAUSE_SERVER]++;
+	idx = count_xrun(c, due);
+	if (idx < 0)
+		return;
+	c->xrun[idx].cause = AUDIO_CAUSE_SERVER;
+	snprintf(c->xrun[idx].culprit, sizeof(c->xrun[idx].culprit), "%s", cy->driver.name);
+	o = own_overrun(d, due + period_ns, period_ns);
+	if (o)
+		fill_own(&c->xrun[idx], o);
+	else
+		c->xrun[idx].lateness_ns = late;
+}
+
 static void pwb_record(void *arg, const struct audio_pw_cycle *cy)
 {
 	struct audio_ctx *c = arg;
@@ -208,6 +253,7 @@ static void pwb_record(void *arg, const struct audio_pw_cycle *cy)
 				snprintf(c->xrun[idx].culprit, sizeof(c->xrun[idx].culprit), "%s", d->driver);
 			}
 		}
+		late_cycle(c, d, cy, period_ns);
 		return;
 	}
 	d->xc_last = cy->xrun_count;
@@ -350,6 +396,10 @@ void audio_pw_summary(const struct audio_ctx *c)
 			       (unsigned long long)d->blame[i].n);
 		printf("%s; the driver's own xruns %llu\n", i ? ")" : "",
 		       (unsigned long long)d->driver_xruns);
+		printf("  cycles the driver began late (over half a cycle): %llu, the worst by %.3f ms; "
+		       "completed past their deadline (xruns, the server's): %llu\n",
+		       (unsigned long long)d->server_late, d->server_late_max_ns / 1e6,
+		       (unsigned long long)d->late_complete);
 	} else {
 		printf("  no profiler bound (none in the server, or its client module did not load): "
 		       "other nodes' overruns go unseen, only this node's own late cycles count\n");
@@ -402,6 +452,9 @@ void audio_pw_events(const struct audio_ctx *c, struct rtp_json *j)
 	rtp_json_end_array(j);
 	rtp_json_uint(j, "incomplete_other_nodes", d->blame_other);
 	rtp_json_uint(j, "driver_xruns", d->driver_xruns);
+	rtp_json_uint(j, "server_late_cycles", d->server_late);
+	rtp_json_uint(j, "server_late_max_ns", d->server_late_max_ns);
+	rtp_json_uint(j, "late_complete_cycles", d->late_complete);
 	rtp_json_uint(j, "missed_cycles", RTP_LD(&d->missed_cycles));
 	rtp_json_uint(j, "quantum_changes", RTP_LD(&d->quantum_changes));
 	rtp_json_uint(j, "time_errors", RTP_LD(&d->time_errors));
