@@ -373,6 +373,21 @@ static int find_ktimers(const struct rtp_check_ctx *c, const char *pid, const ch
 	return 0;
 }
 
+/*
+ * A PipeWire server: its timer-driven graph drivers (the dummy driver, the
+ * null sink, ALSA nodes under timer-based scheduling, their default) wake
+ * from a timerfd, a soft hrtimer that expires in ktimers/N
+ * (vm-audio-pipewire.t: a FIFO 90 spinner held its Dummy-Driver 99 ms).
+ */
+static int find_pipewire(const struct rtp_check_ctx *c, const char *pid, const char *comm, void *arg)
+{
+	(void)c;
+	(void)pid;
+	if (!strcmp(comm, "pipewire"))
+		*(bool *)arg = true;
+	return 0;
+}
+
 /* Kernel RT threads at or above ktimers' priority and at or below the audio thread's. */
 static int find_ahead(const struct rtp_check_ctx *c, const char *pid, const char *comm, void *arg)
 {
@@ -394,7 +409,7 @@ static int find_ahead(const struct rtp_check_ctx *c, const char *pid, const char
 void check_ktimers(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
 	struct ktimers t = { .audio_prio = c->audio_prio };
-	bool timer_card = false;
+	bool timer_card = false, pipewire = false;
 	struct cards k;
 
 	if (!rt_kernel(c)) {
@@ -420,11 +435,17 @@ void check_ktimers(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 		return;
 	}
 	each_proc(c, find_ahead, &t);
-	r->status = timer_card ? RTP_CHECK_FAIL : RTP_CHECK_WARN;
+	each_proc(c, find_pipewire, &pipewire);
+	r->status = timer_card || pipewire ? RTP_CHECK_FAIL : RTP_CHECK_WARN;
 	seen(r, "%d timer thread(s) at or below the audio thread's priority %d (%s%s): a timer-driven "
 		"device's period (%s) wakes the audio thread only when ktimers/N runs", t.low,
 	     c->audio_prio, t.list, t.n > 4 ? ", ..." : "",
-	     timer_card ? "snd-dummy or snd-aloop here" : "snd-dummy, snd-aloop; none here");
+	     timer_card && pipewire ? "snd-dummy or snd-aloop here, and PipeWire running: its timer-driven "
+				      "graph drivers wake from a timerfd" :
+	     timer_card ? "snd-dummy or snd-aloop here" :
+	     pipewire ? "PipeWire running here: its timer-driven graph drivers (dummy, null sink, ALSA "
+			"nodes under timer-based scheduling) wake from a timerfd" :
+	     "snd-dummy, snd-aloop, PipeWire's timer-driven graph drivers; none here");
 	if (t.n_ahead)
 		rtp_appendf(r->seen, sizeof(r->seen), ", after %s%s", t.ahead, t.n_ahead > 4 ? ", ..." : "");
 	fix(r, "for p in $(pgrep '^ktimers/'); do chrt -f -p %d $p; done",

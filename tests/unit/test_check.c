@@ -358,6 +358,11 @@ static void ch_ktimers_low_dummy(void)
 	put("/proc/asound/cards", " 0 [Dummy          ]: Dummy - Dummy PCM\n"
 	    "                      Dummy PCM\n");
 }
+static void ch_ktimers_low_pipewire(void)
+{
+	ch_ktimers_low();
+	put_stat(700, "pipewire", 0, 0);
+}
 static void ch_ktimers_stock(void)
 {
 	ch_preempt_voluntary();
@@ -475,6 +480,7 @@ static const struct bad_case cases[] = {
 	  FN(ch_autosuspend) },
 	{ "ktimers", "FIFO 1, no timer-driven card", W, W, "ktimers/0 FIFO 1", NULL, FN(ch_ktimers_low) },
 	{ "ktimers", "FIFO 1 with snd-dummy", W, F, "after rcuc/0 1", NULL, FN(ch_ktimers_low_dummy) },
+	{ "ktimers", "FIFO 1 with PipeWire running", W, F, "PipeWire running here", NULL, FN(ch_ktimers_low_pipewire) },
 	{ "ktimers", "not PREEMPT_RT", S, S, "not a PREEMPT_RT kernel", NULL, FN(ch_ktimers_stock) },
 	{ "ktimers", "no ktimers thread", S, S, "without ktimers", NULL, REMOVE("/proc/18/comm") },
 	{ "usb_autosuspend", "no USB audio", S, S, NULL, NULL,
