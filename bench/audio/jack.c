@@ -323,7 +323,7 @@ static int jack_process(jack_nframes_t n, void *arg)
 		o->lateness_ns = lat;
 		o->margin_ns = margin;
 		o->cause = audio_overrun_cause(backlog, backlog_cause, now >= next, woken_late, lat, work);
-		if (!backlog && srv_late > lat) {
+		if (!backlog && o->cause == AUDIO_CAUSE_LATE_WAKEUP && srv_late > lat) {
 			/* the server began the cycle late, more than this client woke late */
 			o->cause = AUDIO_CAUSE_SERVER;
 			o->lateness_ns = lat + srv_late;

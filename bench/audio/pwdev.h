@@ -134,6 +134,7 @@ struct pw_dev {
 	uint64_t last_incomplete_ns;
 	uint64_t incomplete;
 	uint64_t server_late, server_late_max_ns;	/* cycles the driver began over half a cycle late */
+	uint64_t last_server_late_ns;		/* the newest of them (records may repeat) */
 	uint64_t late_complete, last_late_ns;	/* of them, completed past their deadline: xruns */
 	bool have_driver, have_xc;
 	uint32_t driver_id, xc_last;

@@ -171,19 +171,24 @@ static bool pend_ready(struct pw_dev *d, const struct pw_pend *p, uint64_t now, 
  * ktimers/N, so an RT thread above FIFO 1 holds the driver back.
  */
 static void late_cycle(struct audio_ctx *c, struct pw_dev *d, const struct audio_pw_cycle *cy,
-		       uint64_t period_ns)
+		       uint64_t period_ns, bool device_xrun)
 {
 	uint64_t due = (uint64_t)cy->nsec, late;
 	const struct pw_overrun *o;
 	unsigned i;
 	int idx;
 
-	if (cy->driver.signal_ns <= 0 || (uint64_t)cy->driver.signal_ns <= due + period_ns / 2)
+	if (!period_ns || cy->driver.signal_ns <= 0 || (uint64_t)cy->driver.signal_ns <= due + period_ns / 2 ||
+	    due <= d->last_server_late_ns)
 		return;
+	d->last_server_late_ns = due;
 	late = (uint64_t)cy->driver.signal_ns - due;
 	d->server_late++;
 	if (late > d->server_late_max_ns)
 		d->server_late_max_ns = late;
+	/* a cycle the driver's own xrun counted already is the device's */
+	if (device_xrun)
+		return;
 	for (i = 0; i < cy->nfollowers; i++)
 		if (cy->follower[i].id == d->node_id)
 			break;
@@ -242,6 +247,8 @@ static void pwb_record(void *arg, const struct audio_pw_cycle *cy)
 		d->xc_last = cy->xrun_count;
 	}
 	if (k == AUDIO_PW_COMPLETE) {
+		bool device_xrun = d->xc_last != cy->xrun_count;
+
 		/* the driver's own xruns (an ALSA driver's underruns) in a complete cycle: the device's */
 		for (; d->xc_last != cy->xrun_count; d->xc_last++) {
 			int idx = count_xrun(c, start);
@@ -253,7 +260,7 @@ static void pwb_record(void *arg, const struct audio_pw_cycle *cy)
 				snprintf(c->xrun[idx].culprit, sizeof(c->xrun[idx].culprit), "%s", d->driver);
 			}
 		}
-		late_cycle(c, d, cy, period_ns);
+		late_cycle(c, d, cy, period_ns, device_xrun);
 		return;
 	}
 	d->xc_last = cy->xrun_count;

@@ -163,8 +163,8 @@ ok $? "the data thread, read back: $(jq -c .events.pipewire.data_thread "$TMP/li
 # No xrun claimed falsely: each is an incomplete cycle the profiler
 # reported, and in this graph of one node the node named is this one,
 # its own call held up past its deadline by 1 ms or more (5x its p99
-# lateness), or a cycle the driver itself began over a cycle late (the
-# server's, this node's call with it): a stall of this host (5-35 ms now
+# lateness), or a cycle the driver itself began over half a cycle late
+# and this node finished past its deadline (the server's): a stall of this host (5-35 ms now
 # and then), printed. A 0 here is not asserted: the host's stalls come
 # mid-run too (rule (b) of tests/README.md samples them only before and
 # after).
