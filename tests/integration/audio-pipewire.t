@@ -18,6 +18,7 @@
 # mid-run too): each xrun it claims must be an incomplete cycle of its own
 # call held up 1 ms or more, each printed.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/pw-server.sh"
 
 if ! command -v jq >/dev/null; then
 	echo "1..0 # SKIP jq not installed"
@@ -78,37 +79,7 @@ trap '[ -n "$SPID" ] && kill "$SPID" 2>/dev/null; [ -n "$PWPID" ] && kill "$PWPI
 one_line_skip "no PipeWire server '$REMOTE' running" "no server" -- \
 	rtproof-audio --backend pipewire --server "$REMOTE" -D 1
 
-cat >"$TMP/pw.conf" <<EOF
-context.properties = {
-    core.daemon = true
-    core.name = $REMOTE
-    default.clock.rate = 48000
-    default.clock.allowed-rates = [ 48000 ]
-    default.clock.quantum = 1024
-    default.clock.min-quantum = 16
-    default.clock.max-quantum = 2048
-    log.level = 2
-}
-context.spa-libs = {
-    audio.convert.* = audioconvert/libspa-audioconvert
-    support.* = support/libspa-support
-}
-context.modules = [
-    { name = libpipewire-module-rt args = { nice.level = -11 rt.prio = 88 } flags = [ ifexists nofail ] }
-    { name = libpipewire-module-protocol-native }
-    { name = libpipewire-module-profiler }
-    { name = libpipewire-module-metadata }
-    { name = libpipewire-module-spa-node-factory }
-    { name = libpipewire-module-client-node }
-    { name = libpipewire-module-access args = { } }
-    { name = libpipewire-module-adapter }
-    { name = libpipewire-module-link-factory }
-]
-context.objects = [
-    { factory = spa-node-factory
-      args = { factory.name = support.node.driver node.name = Dummy-Driver priority.driver = 20000 } }
-]
-EOF
+pw_server_conf "$TMP/pw.conf" "$REMOTE" 1024 88
 pipewire -c "$TMP/pw.conf" >"$TMP/pw.log" 2>&1 &
 PWPID=$!
 up=1

@@ -17,6 +17,7 @@
 #    named.
 # Latencies asserted in the icount guest: rule (a) of tests/README.md.
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/pw-server.sh"
 . "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 for p in rtproof-audio rtp-spin; do
@@ -30,7 +31,7 @@ S=$(ls -d /usr/lib/*/spa-0.2 2>/dev/null | head -n 1)
 [ -n "$L" ] && [ "$L" != . ] && [ -n "$S" ] || skip_all "PipeWire's modules or SPA plugins not found"
 vm_fetch rt-6.12
 
-# the modules and SPA plugins, executable for --add (it puts them in
+# the modules, SPA plugins and the server's configuration, executable for --add (it puts them in
 # /usr/bin; the guest points PIPEWIRE_MODULE_DIR there and links the SPA
 # plugins into the subdirectories PipeWire loads them from)
 adds=(--add pipewire --add chrt)
@@ -40,7 +41,8 @@ for m in rt protocol-native profiler metadata spa-node-factory client-node acces
 done
 install -m 755 "$S/support/libspa-support.so" "$S/audioconvert/libspa-audioconvert.so" "$TMP/so/" ||
 	echo "not ok - SPA plugins missing"
-for f in "$TMP"/so/*.so; do adds+=(--add "$f"); done
+pw_server_conf "$TMP/so/server.conf" rtpguest 256 95 && chmod 755 "$TMP/so/server.conf"
+for f in "$TMP"/so/*.so "$TMP/so/server.conf"; do adds+=(--add "$f"); done
 
 cat >"$TMP/guest.sh" <<'XEOF'
 #!/bin/sh
@@ -63,38 +65,7 @@ context.modules = [
     { name = libpipewire-module-metadata }
 ]
 EOF
-cat >/tmp/pwconf/server.conf <<EOF
-context.properties = {
-    core.daemon = true
-    core.name = rtpguest
-    default.clock.rate = 48000
-    default.clock.allowed-rates = [ 48000 ]
-    default.clock.quantum = 256
-    default.clock.min-quantum = 16
-    default.clock.max-quantum = 2048
-    log.level = 2
-}
-context.spa-libs = {
-    audio.convert.* = audioconvert/libspa-audioconvert
-    support.* = support/libspa-support
-}
-context.modules = [
-    { name = libpipewire-module-rt args = { nice.level = -11 rt.prio = 95 } flags = [ ifexists nofail ] }
-    { name = libpipewire-module-protocol-native }
-    { name = libpipewire-module-profiler }
-    { name = libpipewire-module-metadata }
-    { name = libpipewire-module-spa-node-factory }
-    { name = libpipewire-module-client-node }
-    { name = libpipewire-module-access args = { } }
-    { name = libpipewire-module-adapter }
-    { name = libpipewire-module-link-factory }
-]
-context.objects = [
-    { factory = spa-node-factory
-      args = { factory.name = support.node.driver node.name = Dummy-Driver priority.driver = 20000 } }
-]
-EOF
-pipewire -c /tmp/pwconf/server.conf >/res/pw.log 2>&1 &
+pipewire -c /usr/bin/server.conf >/res/pw.log 2>&1 &
 pw=$!
 i=0
 while [ ! -S /tmp/pwrun/rtpguest ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
