@@ -96,16 +96,20 @@ jq_ok "$TMP/light.json" '.metrics[2].name == "work_time" and .metrics[2].percent
 ok $? "light run: the work is small (p99 $(jq '.metrics[2].percentiles["99"] / 1000' "$TMP/light.json") us of a 5333 us cycle) and no xrun is put down to it (host stalls ${stall0} and ${stall1} us; work-overran xruns, each a stall in the work: $(jq -c '[.events.xrun_list[] | select(.cause == "work-overran-margin") | .work_ns]' "$TMP/light.json" 2>/dev/null))"
 grep -q "^verdict: .* at 256 frames per cycle, 48 kHz (5.33 ms cycle) \[JACK\]" "$TMP/light.out"
 ok $? "the verdict speaks of cycles: $(grep '^verdict' "$TMP/light.out")"
-worst=$stall0
-[ "$stall1" -gt "$worst" ] && worst=$stall1
-xr=$(jq .events.xruns "$TMP/light.json")
-if [ $((worst * 10)) -le 5333 ]; then
-	[ "$xr" -eq 0 ] && [ $rc -eq 0 ]
-	ok $? "light run: 0 xruns, exit 0 (host's worst stall ${worst} us, 10x below the 5333 us cycle)"
-else
-	skip "light run: 0 xruns ($xr here: $(jq -c .events.xrun_causes "$TMP/light.json"))" \
-		"this host stalled ${worst} us by itself, more than a tenth of the 5333 us cycle"
-fi
+# 0 xruns under light load is a latency: vm-audio-jack.t asserts it in the
+# icount guest. Here, where the host stalls 5-35 ms by itself (also
+# mid-run, between the samples above), no xrun may be claimed falsely:
+# each is this client woken 1 ms late or more, or the server's driver
+# late by 1 ms or more (the cycle's start against the one before; without
+# the server's log, read here, such an xrun is "other-client", unnamed),
+# or a work overrun 1 ms long (checked above): a stall, not the light load.
+jq -e 'all(.events.xrun_list[];
+	(.cause == "late-wakeup" and .lateness_ns >= 1000000) or .cause == "work-overran-margin"
+	or ((.cause == "server" or (.cause == "other-client" and .culprit == null))
+		and $top.events.jack.server_late_max_ns >= 1000000))
+	and (.events.xrun_list | length) == .events.xruns' --argjson top "$(cat "$TMP/light.json" 2>/dev/null || echo null)" \
+	"$TMP/light.json" >/dev/null 2>&1
+ok $? "light run: $(jq .events.xruns "$TMP/light.json") xruns, none claimed falsely, each a stall of 1 ms or more (host stalls ${stall0} and ${stall1} us around it; [cause, lateness]: $(jq -c '[.events.xrun_list[] | [.cause, .lateness_ns]]' "$TMP/light.json" 2>/dev/null); the server's worst late start $(jq .events.jack.server_late_max_ns "$TMP/light.json" 2>/dev/null) ns)"
 
 # ---- a second, slow client ------------------------------------------------
 # rtp-jack-slow spins 8 ms (1.5 cycles) every 40th cycle: the server logs
