@@ -203,7 +203,15 @@ static void late_cycle(struct audio_ctx *c, struct pw_dev *d, const struct audio
 		return;
 	c->xrun[idx].cause = AUDIO_CAUSE_SERVER;
 	snprintf(c->xrun[idx].culprit, sizeof(c->xrun[idx].culprit), "%s", cy->driver.name);
-	o = own_overrun(d, due + period_ns, period_ns);
+	/* this node's call for that cycle, else the worst one around it */
+	o = NULL;
+	for (uint64_t q = __atomic_load_n(&d->ov_seq, __ATOMIC_ACQUIRE), k = q; k > 0 && q - k < OV_RING; k--)
+		if (d->ov[(k - 1) % OV_RING].start_ns == due) {
+			o = &d->ov[(k - 1) % OV_RING];
+			break;
+		}
+	if (!o)
+		o = own_overrun(d, due + period_ns, period_ns);
 	if (o)
 		fill_own(&c->xrun[idx], o);
 	else
