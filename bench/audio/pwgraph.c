@@ -133,6 +133,20 @@ static void fill_own(struct audio_xrun *x, const struct pw_overrun *o)
 	x->gap_ns = o->end_ns > o->deadline_ns ? o->end_ns - o->deadline_ns : 0;
 }
 
+/*
+ * This node's late call for the cycle due at due_ns; without one, with
+ * nearby the worst one around it (own_overrun), else NULL.
+ */
+static const struct pw_overrun *own_call(struct pw_dev *d, uint64_t due_ns, uint64_t period_ns, bool nearby)
+{
+	uint64_t q = __atomic_load_n(&d->ov_seq, __ATOMIC_ACQUIRE), k;
+
+	for (k = q; k > 0 && q - k < OV_RING; k--)
+		if (d->ov[(k - 1) % OV_RING].start_ns == due_ns)
+			return &d->ov[(k - 1) % OV_RING];
+	return nearby ? own_overrun(d, due_ns + period_ns, period_ns) : NULL;
+}
+
 static void close_pend(struct audio_ctx *c, struct pw_dev *d, const struct pw_pend *p)
 {
 	uint64_t period_ns = audio_frames_ns(c->cfg.period, c->cfg.rate);
@@ -203,15 +217,7 @@ static void late_cycle(struct audio_ctx *c, struct pw_dev *d, const struct audio
 		return;
 	c->xrun[idx].cause = AUDIO_CAUSE_SERVER;
 	snprintf(c->xrun[idx].culprit, sizeof(c->xrun[idx].culprit), "%s", cy->driver.name);
-	/* this node's call for that cycle, else the worst one around it */
-	o = NULL;
-	for (uint64_t q = __atomic_load_n(&d->ov_seq, __ATOMIC_ACQUIRE), k = q; k > 0 && q - k < OV_RING; k--)
-		if (d->ov[(k - 1) % OV_RING].start_ns == due) {
-			o = &d->ov[(k - 1) % OV_RING];
-			break;
-		}
-	if (!o)
-		o = own_overrun(d, due + period_ns, period_ns);
+	o = own_call(d, due, period_ns, true);
 	if (o)
 		fill_own(&c->xrun[idx], o);
 	else
@@ -264,8 +270,12 @@ static void pwb_record(void *arg, const struct audio_pw_cycle *cy)
 			d->driver_xruns++;
 			c->xrun_causes[AUDIO_CAUSE_DEVICE]++;
 			if (idx >= 0) {
+				const struct pw_overrun *o = own_call(d, start, period_ns, false);
+
 				c->xrun[idx].cause = AUDIO_CAUSE_DEVICE;
 				snprintf(c->xrun[idx].culprit, sizeof(c->xrun[idx].culprit), "%s", d->driver);
+				if (o)	/* this node's late call in that cycle, if it had one */
+					fill_own(&c->xrun[idx], o);
 			}
 		}
 		late_cycle(c, d, cy, period_ns, device_xrun);

@@ -14,7 +14,11 @@
 #  - the same with ktimers/0 at FIFO 96: the driver on time, the stream's
 #    own cycles incomplete, xruns its late wake-ups, the spinner named;
 #  - --plant-stall 100ms (FIFO 99 on the one CPU): the server's, rtp-stall
-#    named.
+#    named;
+#  - a second server whose driver is an ALSA sink on snd-dummy: a light
+#    run's 0 xruns; the same plant: the sink's own underruns (the
+#    driver's xrun count in the profiler) are the device's, each cycle
+#    once, and the late cycle after each the server's.
 # Latencies asserted in the icount guest: rule (a) of tests/README.md.
 . "$(dirname "$0")/tap.sh"
 . "$(dirname "$0")/pw-server.sh"
@@ -39,10 +43,11 @@ mkdir -p "$TMP/so"
 for m in rt protocol-native profiler metadata spa-node-factory client-node access adapter link-factory; do
 	install -m 755 "$L/libpipewire-module-$m.so" "$TMP/so/" || echo "not ok - module $m missing"
 done
-install -m 755 "$S/support/libspa-support.so" "$S/audioconvert/libspa-audioconvert.so" "$TMP/so/" ||
-	echo "not ok - SPA plugins missing"
-pw_server_conf "$TMP/so/server.conf" rtpguest 256 95 && chmod 755 "$TMP/so/server.conf"
-for f in "$TMP"/so/*.so "$TMP/so/server.conf"; do adds+=(--add "$f"); done
+install -m 755 "$S/support/libspa-support.so" "$S/audioconvert/libspa-audioconvert.so" "$S/alsa/libspa-alsa.so" \
+	"$TMP/so/" || echo "not ok - SPA plugins missing"
+pw_server_conf "$TMP/so/server.conf" rtpguest 256 95 && pw_server_conf "$TMP/so/server-alsa.conf" rtpguest 256 95 hw:Dummy &&
+	chmod 755 "$TMP"/so/server*.conf
+for f in "$TMP"/so/*.so "$TMP"/so/server*.conf; do adds+=(--add "$f"); done
 
 cat >"$TMP/guest.sh" <<'XEOF'
 #!/bin/sh
@@ -51,6 +56,7 @@ export XDG_RUNTIME_DIR=/tmp/pwrun PIPEWIRE_RUNTIME_DIR=/tmp/pwrun
 mkdir -p /tmp/spa/support /tmp/spa/audioconvert /tmp/pwconf /tmp/pwrun
 ln -s /usr/bin/libspa-support.so /tmp/spa/support/
 ln -s /usr/bin/libspa-audioconvert.so /tmp/spa/audioconvert/
+mkdir -p /tmp/spa/alsa && ln -s /usr/bin/libspa-alsa.so /tmp/spa/alsa/
 cat >/tmp/pwconf/client-rt.conf <<EOF
 context.properties = { log.level = 0 }
 context.spa-libs = {
@@ -89,16 +95,27 @@ $PW -D 2.2 --plant-stall 100ms,500ms --explain=1ms --json /res/st.json >/res/st.
 echo $? >/res/st.rc
 kill $pw
 wait $pw
+# the ALSA sink on snd-dummy as the driver
+pipewire -c /usr/bin/server-alsa.conf >/res/pwa.log 2>&1 &
+pw=$!
+i=0
+while [ ! -S /tmp/pwrun/rtpguest ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+$PW -D 3 --json /res/alight.json >/res/alight.txt 2>&1
+echo $? >/res/alight.rc
+$PW -D 2.2 --plant-stall 100ms,500ms --explain=1ms --json /res/ast.json >/res/ast.txt 2>&1
+echo $? >/res/ast.rc
+kill $pw
+wait $pw
 exit 0
 XEOF
 chmod +x "$TMP/guest.sh"
 v0=$(date +%s)
-"$VM" -q --kernel rt-6.12 --timeout 300s --out "$TMP/g" "${adds[@]}" -- "$TMP/guest.sh" >"$TMP/vm.out" 2>"$TMP/vm.err"
+"$VM" -q --kernel rt-6.12 --module snd-dummy --timeout 300s --out "$TMP/g" "${adds[@]}" -- "$TMP/guest.sh" >"$TMP/vm.out" 2>"$TMP/vm.err"
 rc=$?
 ok $rc "guest ran ($(($(date +%s) - v0)) s)"
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/vm.err" | tail -n 20
 d=$TMP/g
-for f in light spin kt st; do
+for f in light spin kt st alight ast; do
 	[ -f "$d/$f.txt" ] && grep -v ' \.\. ' "$d/$f.txt" | sed -n '/samples/,+1p;/^xruns:/,/^  missed/p;/explain: culprits/,+3p;/^verdict/p' |
 		sed "s/^/# $f: /"
 done
@@ -136,4 +153,17 @@ ok $? "--explain names the spinner: $(jq -c '.events.explain | {outliers, attrib
 ok $? "FIFO 99 plant on the one CPU: xruns the server's $(jq -c .events.xrun_causes "$d/st.json" 2>/dev/null)"
 named "$d/st.json" rtp-stall 99 0
 ok $? "--explain names the planted thread: $(jq -c '.events.explain | {outliers, attributed, top: .by_culprit[0] | {name, prio, attributed}}' "$d/st.json" 2>/dev/null)"
+
+jq_ok "$d/alight.json" '.events.xruns == 0 and .metrics[0].count > 500 and .metrics[0].max < 1000000
+	and .events.pipewire.driver == "dummy-sink"'
+ok $? "ALSA sink on snd-dummy as the driver, light run: 0 xruns, $(jq .metrics[0].count "$d/alight.json" 2>/dev/null) cycles, lateness max $(jq '.metrics[0].max / 1000' "$d/alight.json" 2>/dev/null) us (exit $(cat "$d/alight.rc" 2>/dev/null))"
+[ "$(cat "$d/ast.rc" 2>/dev/null)" = 2 ] && jq_ok "$d/ast.json" '.events.stalls_planted >= 3
+	and .events.pipewire.driver_xruns >= .events.stalls_planted
+	and .events.xrun_causes.device == .events.pipewire.driver_xruns
+	and .events.xrun_causes.device + .events.xrun_causes.server == .events.xruns
+	and all(.events.xrun_list[]; .culprit == "dummy-sink")
+	and ([.events.xrun_list[].time_s] | unique | length) == (.events.xrun_list | length)'
+ok $? "the same plant: the sink's own underruns the device's, once a cycle, the late cycles after them the server's: $(jq -c '.events.xrun_causes' "$d/ast.json" 2>/dev/null), the driver's xruns $(jq .events.pipewire.driver_xruns "$d/ast.json" 2>/dev/null)"
+named "$d/ast.json" rtp-stall 99 0
+ok $? "--explain names the planted thread: $(jq -c '.events.explain | {outliers, attributed, top: .by_culprit[0] | {name, prio, attributed}}' "$d/ast.json" 2>/dev/null)"
 done_testing
