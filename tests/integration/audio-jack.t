@@ -100,8 +100,9 @@ ok $? "the verdict speaks of cycles: $(grep '^verdict' "$TMP/light.out")"
 # icount guest. Here, where the host stalls 5-35 ms by itself (also
 # mid-run, between the samples above), no xrun may be claimed falsely:
 # each is this client woken 1 ms late or more, or the server's driver
-# late by 1 ms or more (the cycle's start against the one before; without
-# the server's log, read here, such an xrun is "other-client", unnamed),
+# late by 1 ms or more (the cycle's start against the one before; this
+# run does not read the server's log, so such an xrun is "other-client",
+# unnamed),
 # or a work overrun 1 ms long (checked above): a stall, not the light load.
 jq -e 'all(.events.xrun_list[];
 	(.cause == "late-wakeup" and .lateness_ns >= 1000000) or .cause == "work-overran-margin"
