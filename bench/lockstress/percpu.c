@@ -43,6 +43,7 @@ struct pc_thr {
 	uint64_t migrations;		/* CPU changed between two updates */
 	uint64_t moved_in_section;	/* CPU changed while holding the per-CPU lock */
 	uint64_t end_ns;
+	int cur_cpu;			/* atomic: where its last update ran (for the migrator) */
 };
 
 struct pc_var {
@@ -94,6 +95,8 @@ static void pc_work(struct pc_thr *t)
 		int cpu = sched_getcpu();
 		struct pc_slot *s = r->var == PC_GLOBAL ? &r->global : slot_of(r, cpu);
 
+		__atomic_store_n(&t->cur_cpu, cpu, __ATOMIC_RELAXED);
+
 		if (r->var == PC_ATOMIC) {
 			__atomic_fetch_add(&s->count, 1, __ATOMIC_RELAXED);
 			t_acq = rtp_now_ns(CLOCK_MONOTONIC);
@@ -134,14 +137,16 @@ static void *pc_thread(void *arg)
 }
 
 /*
- * The supervisor's tick: pins one thread to one CPU, the next tick gives it
- * the whole set back, so migrations happen often (and some in the section).
+ * The supervisor's tick: pins one thread to one CPU other than the one it
+ * last ran on, the next tick gives it the whole set back, so migrations
+ * happen often (and some in the section), however little the scheduler
+ * moves the threads by itself (a loaded host: none in a 400 ms run once).
  */
 static int migrate(void *arg)
 {
 	struct pc_run *r = arg;
 	const cpu_set_t *all = &r->c->o.cpus;
-	int n = r->c->pcp->nthreads, k, cpu, i;
+	int n = r->c->pcp->nthreads, k, cpu, i, here, ncpu = CPU_COUNT(all);
 	cpu_set_t one;
 
 	if (r->tick++ & 1) {
@@ -149,10 +154,18 @@ static int migrate(void *arg)
 		return 0;
 	}
 	r->moved = (int)((r->tick / 2) % (unsigned)n);
-	k = (int)((r->tick / 2 / (unsigned)n) % (unsigned)CPU_COUNT(all));
+	here = __atomic_load_n(&r->t[r->moved].cur_cpu, __ATOMIC_RELAXED);
+	k = (int)((r->tick / 2 / (unsigned)n) % (unsigned)ncpu);
 	for (cpu = 0, i = -1; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, all) && ++i == k)
 			break;
+	/* the next CPU of the set instead, where that one is where it ran */
+	if (cpu == here && ncpu > 1)
+		for (i = 1; i < CPU_SETSIZE; i++)
+			if (CPU_ISSET((cpu + i) % CPU_SETSIZE, all)) {
+				cpu = (cpu + i) % CPU_SETSIZE;
+				break;
+			}
 	CPU_ZERO(&one);
 	CPU_SET(cpu < CPU_SETSIZE ? cpu : 0, &one);
 	pthread_setaffinity_np(r->t[r->moved].th, sizeof(one), &one);
