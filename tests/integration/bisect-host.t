@@ -11,7 +11,11 @@
 # GOOD and BAD: the max, or a p99 or p99.9 the stall's samples reached (seen:
 # max x9.1 to x17, p99 x4.5 to x323); it must be a tail figure of CPU 0 at
 # least 2x worse, not a fixed ratio the host's own stalls on the good side
-# can eat.  About 5 s a step, 4 steps.
+# can eat.  About 5 s a step, 4 steps.  When it fails and GOOD's own runs
+# show the host stalling past a tenth of the plant mid-bisect (the
+# premise of rule (b) broken: 50 ms in a fresh-clone run once, against
+# 8.9 ms sampled before), it runs once more, and skips with both figures
+# if the second attempt fails with the host as noisy.
 . "$(dirname "$0")/tap.sh"
 BISECT=$RTPROOF_ROOT/scripts/rtproof-bisect
 for p in rtproof-cyclic rtp-spin rtproof-compare; do
@@ -50,18 +54,54 @@ exit \$rc
 EOF
 chmod +x "$TMP/step"
 git -C "$TMP/r" status --porcelain >"$TMP/before"; git -C "$TMP/r" worktree list >>"$TMP/before"
-"$BISECT" --repo "$TMP/r" --good HEAD~7 --bad HEAD --runs 2 --max-runs 6 --out "$TMP/o" -- "$TMP/step" >"$TMP/o.txt" 2>&1
-rc=$?
-sed 's/^/# /' "$TMP/o.txt"
 k=$(git -C "$TMP/r" rev-parse HEAD~3)
-[ $rc -eq 0 ] && grep -q "^first bad commit: $k commit 5$" "$TMP/o.txt" &&
-	grep -Eq '^effect: cyclic wakeup_latency cpu 0 thread 0 (max|p99(\.9+)?) x[0-9]' "$TMP/o.txt" &&
-	awk '/^effect: /{ r = $9; sub(/^x/, "", r); exit !(r + 0 >= 2) }' "$TMP/o.txt"
-ok $? "a ${s} ms stall from commit 5 on, against this host's own $m us: commit 5 named, its effect a tail figure (max or p99 and up) at least x2 (exit $rc)"
-jq -e '[.steps[] | select(.step > 0)] | length >= 2 and
-	all(.[]; (.subject | ltrimstr("commit ") | tonumber) as $n | .verdict == (if $n >= 5 then "bad" else "good" end))' \
-	"$TMP/o/bisect.json" >/dev/null
-ok $? "no false step: every revision's verdict is its truth ($(jq -r '[.steps[] | "\(.subject): \(.verdict)"] | join(", ")' "$TMP/o/bisect.json" 2>/dev/null))"
+# bisect OUT: the run, its output in OUT.txt; 0 when it named commit 5
+# with a tail effect of x2 or more and no false step
+bisect() {
+	"$BISECT" --repo "$TMP/r" --good HEAD~7 --bad HEAD --runs 2 --max-runs 6 --out "$1" -- "$TMP/step" >"$1.txt" 2>&1
+	rc=$?
+	sed 's/^/# /' "$1.txt"
+	named=1 truth=1
+	[ $rc -eq 0 ] && grep -q "^first bad commit: $k commit 5$" "$1.txt" &&
+		grep -Eq '^effect: cyclic wakeup_latency cpu 0 thread 0 (max|p99(\.9+)?) x[0-9]' "$1.txt" &&
+		awk '/^effect: /{ r = $9; sub(/^x/, "", r); exit !(r + 0 >= 2) }' "$1.txt" && named=0
+	jq -e '[.steps[] | select(.step > 0)] | length >= 2 and
+		all(.[]; (.subject | ltrimstr("commit ") | tonumber) as $n | .verdict == (if $n >= 5 then "bad" else "good" end))' \
+		"$1/bisect.json" >/dev/null 2>&1 && truth=0
+	[ $named -eq 0 ] && [ $truth -eq 0 ]
+}
+# GOOD's own worst wake-up over the bisect, in us: the host's stalls
+# during it (the rule's premise is that they stay under a tenth of the plant)
+good_max_us() {
+	cat "$1"/step-*/good-*/*.json 2>/dev/null |
+		jq -n '[inputs | .metrics[]? | select(.name == "wakeup_latency") | .max] | max // 0 | . / 1000 | floor'
+}
+attempt=1
+if ! bisect "$TMP/o"; then
+	g=$(good_max_us "$TMP/o")
+	diag "attempt 1 failed; GOOD's own worst wake-up during it: $g us (the plant: ${s} ms)"
+	if [ "$g" -gt $((s * 100)) ]; then
+		# the host stalled past a tenth of the plant mid-bisect: the premise
+		# of rule (b) broke, not the bisect; once more
+		attempt=2
+		bisect "$TMP/o2"
+		g2=$(good_max_us "$TMP/o2")
+		if [ $named -ne 0 ] || [ $truth -ne 0 ]; then
+			if [ "$g2" -gt $((s * 100)) ]; then
+				skip "bisect beside a planted stall" "this host stalled ${g} us and ${g2} us in GOOD's own runs, over a tenth of the ${s} ms plant, in both attempts"
+				skip "no false step" "as above"
+				git -C "$TMP/r" status --porcelain >"$TMP/after"; git -C "$TMP/r" worktree list >>"$TMP/after"
+				cmp -s "$TMP/before" "$TMP/after"
+				ok $? "the repository as it was"
+				done_testing; exit
+			fi
+		fi
+		o=$TMP/o2
+	fi
+fi
+o=${o:-$TMP/o}
+ok $named "a ${s} ms stall from commit 5 on, against this host's own $m us: commit 5 named, its effect a tail figure (max or p99 and up) at least x2 (attempt $attempt, exit $rc)"
+ok $truth "no false step: every revision's verdict is its truth ($(jq -r '[.steps[] | "\(.subject): \(.verdict)"] | join(", ")' "$o/bisect.json" 2>/dev/null))"
 git -C "$TMP/r" status --porcelain >"$TMP/after"; git -C "$TMP/r" worktree list >>"$TMP/after"
 cmp -s "$TMP/before" "$TMP/after"
 ok $? "the repository as it was"
