@@ -161,8 +161,11 @@ ok $? "the server it started ($srv2) is gone, its log directory removed"
 # --plant-stall pins JACK's process thread with the spinner: 100 ms stalls
 # keep it from running for ~19 cycles; the server's log names this client
 # (triggered, not finished) and the cause is its late wake-up, the
-# lateness the whole stall. A latency: rule (b), the stall >= 10x the
-# host's own worst stall just measured, else skipped with both figures.
+# lateness the whole stall. jackd's own threads are not pinned: one caught
+# on that CPU, or a host stall, makes the server start a cycle late, and
+# such an xrun is the server's (1 of 34 once), with the server's late
+# start recorded. A latency: rule (b), the stall >= 10x the host's own
+# worst stall just measured, else skipped with both figures.
 cpu=$(($(nproc) - 1))
 st=$(host_stall_us "$cpu")
 if [ $((st * 10)) -le 100000 ]; then
@@ -171,9 +174,11 @@ if [ $((st * 10)) -le 100000 ]; then
 	rc=$?
 	n=$(jq .events.stalls_planted "$TMP/st.json")
 	[ $rc -eq 2 ] && jq_ok "$TMP/st.json" '.events.xruns >= .events.stalls_planted and .events.stalls_planted >= 3 and
-		.events.xrun_causes["late-wakeup"] == .events.xruns and
+		.events.xrun_causes["late-wakeup"] >= 0.9 * .events.xruns and
+		.events.xrun_causes["late-wakeup"] + .events.xrun_causes.server == .events.xruns and
+		(.events.xrun_causes.server == 0 or .events.jack.server_late_max_ns >= 1000000) and
 		([.events.xrun_list[] | .lateness_ns] | max) as $m | $m >= 80000000 and $m <= 130000000'
-	ok $? "FIFO 99 spinner, $n stalls of 100 ms on CPU $cpu (host's own stall ${st} us): xruns put down to late wake-ups, $(jq -c .events.xrun_causes "$TMP/st.json"), the worst $(jq '[.events.xrun_list[] | .lateness_ns] | max / 1e6' "$TMP/st.json") ms late"
+	ok $? "FIFO 99 spinner, $n stalls of 100 ms on CPU $cpu (host's own stall ${st} us): xruns put down to late wake-ups (90 % or more, the rest the server's late starts, up to $(jq '.events.jack.server_late_max_ns / 1e6' "$TMP/st.json") ms), $(jq -c .events.xrun_causes "$TMP/st.json"), the worst $(jq '[.events.xrun_list[] | .lateness_ns] | max / 1e6' "$TMP/st.json") ms late"
 	jq_ok "$TMP/st.json" '[.events.xrun_list[] | select(.culprit == "rtproof-audio")] | length >= 1'
 	ok $? "the server's log named this client for them"
 else
