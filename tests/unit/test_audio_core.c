@@ -231,11 +231,15 @@ static void test_dsp(void)
 		   (long long)diff);
 	}
 	is_u64(audio_dsp_units(&d, 0, 2000000), 0, "0 %% is no work");
-	/* The burn must really take the time it was calibrated for (best of 5). */
+	/*
+	 * The burn must really take the CPU time it was calibrated for (best
+	 * of 5), on the thread's CPU clock: beside the integration tests on 2
+	 * CPUs the wall clock of a 2 ms burn ran over 6 ms.
+	 */
 	for (i = 0; i < 5; i++) {
-		t0 = rtp_now_ns(CLOCK_MONOTONIC);
+		t0 = rtp_now_ns(CLOCK_THREAD_CPUTIME_ID);
 		audio_dsp_run(&d, units);
-		dt = rtp_now_ns(CLOCK_MONOTONIC) - t0;
+		dt = rtp_now_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 		if (dt < best)
 			best = dt;
 	}
