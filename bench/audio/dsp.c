@@ -58,9 +58,9 @@ int audio_dsp_calibrate(struct audio_dsp *d)
 
 	/*
 	 * Timed on the thread's own CPU clock: the work's speed, not how much
-	 * of the CPU it got (on a busy machine a wall-clock trial ran several
-	 * times long, all 7 of them, and --dsp-load 100 burnt a fraction of
-	 * the period).  Grow the trial until it lasts at least 2 ms.
+	 * of the CPU it got (a wall clock counts the time others ran too; on
+	 * a busy machine the unit test's calibrated 2 ms burn fell outside
+	 * 1-6 ms in all 5 tries).  Grow the trial until it lasts at least 2 ms.
 	 */
 	for (;;) {
 		t0 = rtp_now_ns(CLOCK_THREAD_CPUTIME_ID);
