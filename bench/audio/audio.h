@@ -136,6 +136,20 @@ bool audio_timer_driver(const char *driver);
 int audio_stat_prio(const char *stat, int *policy, int *prio);
 void audio_ktimers_note(const char *proc, const char *driver, int prio, char *note, size_t len);
 
+/*
+ * dl.c: a sound server's library, loaded at run time.  Opens soname and
+ * fills the function pointers at fns + syms[i].off; on failure a line in
+ * why ("cannot load WHAT (package PACKAGE): ..." -ENOENT, or "WHAT has no
+ * SYMBOL: HINT" -ENOSYS).
+ */
+struct audio_dl_sym {
+	size_t off;
+	const char *name;
+};
+int audio_dl_load(void **lib, const char *soname, const char *what, const char *package,
+		  const char *hint, void *fns, const struct audio_dl_sym *syms, size_t n,
+		  char *why, size_t len);
+
 struct audio_ctx;
 
 struct audio_backend_ops {

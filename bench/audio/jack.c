@@ -168,22 +168,9 @@ static void jack_quiet(const char *msg)
 	(void)msg;
 }
 
-static int jack_sym(struct jack_dev *d, void **slot, const char *name, char *why, size_t len)
-{
-	*slot = dlsym(d->lib, name);
-	if (!*slot) {
-		snprintf(why, len, "libjack has no %s: not jack2's libjack.so.0?", name);
-		return -ENOSYS;
-	}
-	return 0;
-}
-
 static int jack_load(struct jack_dev *d, char *why, size_t len)
 {
-	static const struct {
-		size_t off;
-		const char *name;
-	} syms[] = {
+	static const struct audio_dl_sym syms[] = {
 #define S(m, n) { offsetof(struct jack_fns, m), n }
 		S(client_open, "jack_client_open"), S(client_close, "jack_client_close"),
 		S(get_client_name, "jack_get_client_name"),
@@ -202,20 +189,9 @@ static int jack_load(struct jack_dev *d, char *why, size_t len)
 		S(set_info_function, "jack_set_info_function"),
 #undef S
 	};
-	size_t i;
-	int ret;
 
-	d->lib = dlopen("libjack.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!d->lib) {
-		snprintf(why, len, "cannot load libjack (package libjack-jackd2-0): %s", dlerror());
-		return -ENOENT;
-	}
-	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-		ret = jack_sym(d, (void **)((char *)&d->f + syms[i].off), syms[i].name, why, len);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return audio_dl_load(&d->lib, "libjack.so.0", "libjack", "libjack-jackd2-0",
+			     "not jack2's libjack.so.0?", &d->f, syms, sizeof(syms) / sizeof(syms[0]), why, len);
 }
 
 /* ---- the process thread ---------------------------------------------------- */

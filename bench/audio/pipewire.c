@@ -30,7 +30,6 @@
 #include "audio.h"
 
 #include <alsa/asoundlib.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -49,10 +48,7 @@
 
 static int pwb_load(struct pw_dev *d, char *why, size_t len)
 {
-	static const struct {
-		size_t off;
-		const char *name;
-	} syms[] = {
+	static const struct audio_dl_sym syms[] = {
 #define S(m, n) { offsetof(struct pw_fns, m), n }
 		S(init, "pw_init"), S(deinit, "pw_deinit"),
 		S(library_version, "pw_get_library_version"), S(log_set_level, "pw_log_set_level"),
@@ -75,23 +71,9 @@ static int pwb_load(struct pw_dev *d, char *why, size_t len)
 		S(stream_state_as_string, "pw_stream_state_as_string"),
 #undef S
 	};
-	size_t i;
 
-	d->lib = dlopen("libpipewire-0.3.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!d->lib) {
-		snprintf(why, len, "cannot load libpipewire-0.3 (package libpipewire-0.3-0): %s", dlerror());
-		return -ENOENT;
-	}
-	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-		void *p = dlsym(d->lib, syms[i].name);
-
-		if (!p) {
-			snprintf(why, len, "libpipewire-0.3 has no %s: older than 0.3.65?", syms[i].name);
-			return -ENOSYS;
-		}
-		memcpy((char *)&d->f + syms[i].off, &p, sizeof(p));
-	}
-	return 0;
+	return audio_dl_load(&d->lib, "libpipewire-0.3.so.0", "libpipewire-0.3", "libpipewire-0.3-0",
+			     "older than 0.3.65?", &d->f, syms, sizeof(syms) / sizeof(syms[0]), why, len);
 }
 
 /* ---- the data thread --------------------------------------------------------- */
