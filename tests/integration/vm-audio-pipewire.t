@@ -21,7 +21,7 @@
 #    once, and the late cycle after each the server's.
 # Latencies asserted in the icount guest: rule (a) of tests/README.md.
 . "$(dirname "$0")/tap.sh"
-. "$(dirname "$0")/pw-server.sh"
+. "$(dirname "$0")/audio-servers.sh"
 . "$RTPROOF_ROOT/tests/vm/test-lib.sh"
 vm_need_qemu
 for p in rtproof-audio rtp-spin; do
@@ -71,10 +71,14 @@ context.modules = [
     { name = libpipewire-module-metadata }
 ]
 EOF
-pipewire -c /usr/bin/server.conf >/res/pw.log 2>&1 &
-pw=$!
-i=0
-while [ ! -S /tmp/pwrun/rtpguest ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+# start_pw CONF LOG: a server, up when its socket is (10 s at most); its pid in pw
+start_pw() {
+	pipewire -c "$1" >"$2" 2>&1 &
+	pw=$!
+	i=0
+	while [ ! -S /tmp/pwrun/rtpguest ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+start_pw /usr/bin/server.conf /res/pw.log
 PW="rtproof-audio -q --backend pipewire --server rtpguest"
 $PW -D 3 --json /res/light.json >/res/light.txt 2>&1
 echo $? >/res/light.rc
@@ -96,10 +100,7 @@ echo $? >/res/st.rc
 kill $pw
 wait $pw
 # the ALSA sink on snd-dummy as the driver
-pipewire -c /usr/bin/server-alsa.conf >/res/pwa.log 2>&1 &
-pw=$!
-i=0
-while [ ! -S /tmp/pwrun/rtpguest ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+start_pw /usr/bin/server-alsa.conf /res/pwa.log
 $PW -D 3 --json /res/alight.json >/res/alight.txt 2>&1
 echo $? >/res/alight.rc
 $PW -D 2.2 --plant-stall 100ms,500ms --explain=1ms --json /res/ast.json >/res/ast.txt 2>&1

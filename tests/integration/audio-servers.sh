@@ -1,4 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers of the sound-server tests (audio-jack.t, audio-pipewire.t,
+# vm-audio-pipewire.t), sourced after tap.sh.
+
+# server_gone_ok LINE: the bench's run ended by its server going away
+# (exit status in rc, stderr in $TMP/gone.err, document $TMP/gone.json):
+# one line matching LINE, exit 1, and the partial document kept.
+server_gone_ok() {
+	[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/gone.err")" -eq 1 ] && grep -q "$1" "$TMP/gone.err"
+	ok $? "server gone mid-run: one line, exit 1 (got $rc: $(cat "$TMP/gone.err"))"
+	jq_ok "$TMP/gone.json" '.events.stopped_by == "server-gone" and .verdict.status == "error" and
+		.metrics[0].count > 0 and .duration_s < 10'
+	ok $? "the partial document is kept: stopped_by $(jq .events.stopped_by "$TMP/gone.json"), $(jq .metrics[0].count "$TMP/gone.json") cycles in $(jq .duration_s "$TMP/gone.json") s"
+}
+
 # pw_server_conf FILE NAME QUANTUM RT_PRIO [ALSA_PCM]: a minimal pipewire -c
 # configuration for the audio tests (audio-pipewire.t on the host,
 # vm-audio-pipewire.t in the guest): the native protocol under the remote
