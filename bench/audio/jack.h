@@ -20,7 +20,7 @@ struct audio_jackd {
 /* Starts `jackd -n NAME -R -d dummy -r RATE -p PERIOD`; 0 or -errno, why filled. */
 int audio_jackd_start(struct audio_jackd *s, unsigned rate, unsigned period, char *why, size_t len);
 bool audio_jackd_alive(struct audio_jackd *s);
-/* The log's last line, control bytes replaced (for an error message). */
+/* Why it exited: the log's last 3 lines that are not its banner ("; "-joined), control bytes replaced. */
 void audio_jackd_last_line(const struct audio_jackd *s, char *out, size_t len);
 /* Calls line() for each whole line appended since the last call. */
 int audio_jackd_read(struct audio_jackd *s, void (*line)(void *arg, const char *l), void *arg);

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "strbuf.h"
+
 int audio_jackd_start(struct audio_jackd *s, unsigned rate, unsigned period, char *why, size_t len)
 {
 	char r[16], p[16];
@@ -89,9 +91,23 @@ bool audio_jackd_alive(struct audio_jackd *s)
 	return true;
 }
 
+/* jackd's banner, printed on every start: never the reason it stopped */
+static bool banner_line(const char *l)
+{
+	static const char *const b[] = { "jackdmp ", "Copyright ", "jackdmp comes with", "This is free software",
+					 "under certain conditions" };
+	size_t i;
+
+	for (i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		if (!strncmp(l, b[i], strlen(b[i])))
+			return true;
+	return false;
+}
+
 void audio_jackd_last_line(const struct audio_jackd *s, char *out, size_t len)
 {
-	char buf[4096], *e, *b;
+	char buf[4096], *line, *save = NULL, *e, *keep[3], *last = NULL;
+	unsigned nk = 0, i;
 	ssize_t n;
 	int fd;
 	off_t sz;
@@ -110,17 +126,31 @@ void audio_jackd_last_line(const struct audio_jackd *s, char *out, size_t len)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		buf[--n] = '\0';
-	e = buf + n;
-	for (b = e; b > buf && b[-1] != '\n'; b--)
-		;
-	/* Printable bytes only: the server's text goes to a terminal. */
-	for (e = b; *e; e++)
-		if ((unsigned char)*e < 0x20 || (unsigned char)*e == 0x7f)
-			*e = '?';
-	if (*b)
-		snprintf(out, len, "%s", b);
+	/*
+	 * The last lines that are not the banner, at most 3, in order: jackd
+	 * writes its errors unbuffered and the banner at exit, so the last
+	 * line alone was "under certain conditions; see the file COPYING".
+	 */
+	for (line = strtok_r(buf, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save)) {
+		/* Printable bytes only: the server's text goes to a terminal. */
+		for (e = line; *e; e++)
+			if ((unsigned char)*e < 0x20 || (unsigned char)*e == 0x7f)
+				*e = '?';
+		last = line;
+		if (banner_line(line))
+			continue;
+		if (nk == 3)
+			memmove(keep, keep + 1, 2 * sizeof(keep[0]));
+		keep[nk < 3 ? nk++ : 2] = line;
+	}
+	if (!nk) {
+		if (last)
+			snprintf(out, len, "%s", last);
+		return;
+	}
+	out[0] = '\0';
+	for (i = 0; i < nk; i++)
+		rtp_appendf(out, len, "%s%s", i ? "; " : "", keep[i]);
 }
 
 /*

@@ -586,6 +586,45 @@ static void test_jack_log(void)
 	   "control bytes in a name are not passed to the terminal");
 }
 
+/* Why jackd exited: its last lines that are not the banner it prints at exit. */
+static void test_jackd_why(void)
+{
+	struct audio_jackd s = { .pid = -1 };
+	char out[200];
+	FILE *f;
+
+	snprintf(s.log, sizeof(s.log), "/tmp/rtproof-test-jackd.%d.log", (int)getpid());
+	f = fopen(s.log, "w");
+	if (!f) {
+		ok(0, "a log to read");
+		return;
+	}
+	fputs("Too many servers already active\nFailed to open server\njackdmp 1.9.21\n"
+	      "Copyright 2001-2005 Paul Davis and others.\nCopyright 2004-2016 Grame.\n"
+	      "jackdmp comes with ABSOLUTELY NO WARRANTY\nThis is free software, and you are welcome "
+	      "to redistribute it\nunder certain conditions; see the file COPYING for details\n", f);
+	fclose(f);
+	audio_jackd_last_line(&s, out, sizeof(out));
+	ok(!strcmp(out, "Too many servers already active; Failed to open server"),
+	   "jackd's exit: its error lines, not its banner: %s", out);
+	f = fopen(s.log, "w");
+	if (f) {
+		fputs("jackdmp 1.9.21\r\nunder certain conditions; see the file COPYING for details\r\n", f);
+		fclose(f);
+	}
+	audio_jackd_last_line(&s, out, sizeof(out));
+	ok(!strcmp(out, "under certain conditions; see the file COPYING for details"),
+	   "only the banner: its last line: %s", out);
+	f = fopen(s.log, "w");
+	if (f) {
+		fputs("a\nb\nc\nd\033[2J\n", f);
+		fclose(f);
+	}
+	audio_jackd_last_line(&s, out, sizeof(out));
+	ok(!strcmp(out, "b; c; d?[2J"), "the last 3, in order, control bytes replaced: %s", out);
+	unlink(s.log);
+}
+
 /* Buffer-size advice: constructed worst cycles with a known smallest fit. */
 static void advise(unsigned period, unsigned periods, uint64_t late, uint64_t work, struct audio_advice *a)
 {
@@ -641,6 +680,7 @@ int main(void)
 {
 	test_advice();
 	test_jack_log();
+	test_jackd_why();
 	test_conversions();
 	test_vdev();
 	test_headline();
