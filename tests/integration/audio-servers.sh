@@ -2,6 +2,17 @@
 # Helpers of the sound-server tests (audio-jack.t, audio-pipewire.t,
 # vm-audio-pipewire.t), sourced after tap.sh.
 
+# expect1 PATTERN DESCRIPTION -- ARGS...: $BENCH (the bench on the test's
+# server) with ARGS refused: one line matching PATTERN, exit 1, no document
+expect1() {
+	_pat=$1 _d=$2; shift 3
+	rm -f "$TMP/bad.json"
+	$BENCH -D 1 --json "$TMP/bad.json" "$@" >"$TMP/out" 2>"$TMP/err"
+	_rc=$?
+	[ $_rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q -- "$_pat" "$TMP/err" && [ ! -e "$TMP/bad.json" ]
+	ok $? "$_d: one line, exit 1, no document (got $_rc: $(cat "$TMP/err"))"
+}
+
 # server_gone_ok LINE: the bench's run ended by its server going away
 # (exit status in rc, stderr in $TMP/gone.err, document $TMP/gone.json):
 # one line matching LINE, exit 1, and the partial document kept.
