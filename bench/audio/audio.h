@@ -304,6 +304,28 @@ enum audio_xrun_cause audio_backlog_cause(uint64_t prev_work_ns, uint64_t cycle_
 enum audio_xrun_cause audio_overrun_cause(bool backlog, enum audio_xrun_cause backlog_cause,
 					  bool past_deadline, bool woken_late, uint64_t lateness_ns,
 					  uint64_t work_ns);
+/*
+ * A callback backend's call judged (jack.c, pipewire.c), in ns: due, the
+ * start of the cycle it was called for, skipped the cycles missed before
+ * it (by frame count), lat its lateness against due.  Missed cycles after
+ * a call that ended in time are a wake-up that many cycles late (lateness
+ * counting them, margin 0); a call that ran past its cycle (or was woken
+ * late) is an overrun with its cause.  prev carries the previous call;
+ * the caller sets prev->cause to the overrun's cause it keeps.
+ */
+struct audio_prev_call {
+	bool have;
+	uint64_t end_ns;		/* the previous call's end */
+	uint64_t work_ns;		/* how long it worked */
+	enum audio_xrun_cause cause;	/* why it overran (else work) */
+};
+struct audio_call {
+	uint64_t lat, margin, work;	/* ns */
+	bool backlog, woken_late, overran;
+	enum audio_xrun_cause cause;	/* when overran */
+};
+void audio_judge_call(struct audio_prev_call *prev, uint64_t due, uint64_t now, uint64_t end,
+		      uint64_t period, uint64_t skipped, uint64_t lat, struct audio_call *k);
 
 /*
  * The device reports an xrun at now_ns (its stream stopped at stop_ns); an

@@ -131,14 +131,11 @@ struct jack_dev {
 	/* written by the process thread */
 	bool have_frame;
 	jack_nframes_t last_frame;
-	bool have_prev;
+	struct audio_prev_call prev;	/* the previous call (audio_judge_call) */
 	bool have_start;
 	jack_time_t prev_start_us;	/* the previous call's cycle start */
 	uint64_t server_late;		/* atomic: cycles the server's driver began late */
 	uint64_t server_late_max_ns;	/* atomic: by how much, at worst */
-	jack_time_t prev_end_us;	/* the previous call's end */
-	enum audio_xrun_cause prev_cause;	/* why the previous call overran (else work) */
-	uint64_t prev_work_ns;		/* how long the previous call worked */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t cycle_errors;		/* jack_get_cycle_times() failed */
 	uint64_t filter_off_max_ns;	/* atomic: the filtered cycle start's worst distance from the real one */
@@ -200,14 +197,14 @@ static int jack_process(jack_nframes_t n, void *arg)
 {
 	struct audio_ctx *c = arg;
 	struct jack_dev *d = c->dev;
-	jack_time_t now = d->f.get_time(), cur, next, end, fcur, fnext;
+	jack_time_t now = d->f.get_time(), cur, end, fcur, fnext;
 	jack_nframes_t since = d->f.frames_since_cycle_start(d->client);
 	jack_nframes_t frames, lf = d->f.last_frame_time(d->client);
 	uint64_t mono = rtp_now_ns(CLOCK_MONOTONIC);	/* the series' time axis only */
-	uint64_t lat, margin, work, units, skipped = 0, srv_late = 0;
-	bool woken_late, backlog;
-	enum audio_xrun_cause backlog_cause;
-	const jack_time_t period_us = audio_frames_ns(n, c->cfg.rate) / 1000;
+	uint64_t lat, units, skipped = 0, srv_late = 0;
+	const uint64_t period_ns = audio_frames_ns(n, c->cfg.rate);
+	const jack_time_t period_us = period_ns / 1000;
+	struct audio_call k;
 	struct audio_step *s;
 	float per;
 	unsigned i;
@@ -229,7 +226,6 @@ static int jack_process(jack_nframes_t n, void *arg)
 	/* the cycle's start: at the earliest, `since` + 1 frames before now */
 	lat = audio_frames_ns((uint64_t)since + 1, c->cfg.rate);
 	cur = now - lat / 1000;
-	next = cur + period_us;
 	{
 		uint64_t off = (fcur > cur ? fcur - cur : cur - fcur) * 1000;
 
@@ -263,48 +259,30 @@ static int jack_process(jack_nframes_t n, void *arg)
 	audio_dsp_run(&c->dsp, units);
 	end = d->f.get_time();
 
-	margin = next > now ? (next - now) * 1000 : 0;
-	work = end > now ? (end - now) * 1000 : 0;
-	/*
-	 * Was the previous call still working when the first cycle of this
-	 * call (the first missed one, if any) began?  Then any lateness here is
-	 * this client's own backlog.  If not, cycles missed are a wake-up that
-	 * many cycles late (its deadline long gone).
-	 */
-	backlog = d->have_prev && d->prev_end_us > cur - skipped * period_us;
-	backlog_cause = audio_backlog_cause(d->prev_work_ns, audio_frames_ns(n, c->cfg.rate), d->prev_cause);
-	woken_late = skipped && !backlog;
-	if (woken_late) {
-		lat += skipped * audio_frames_ns(n, c->cfg.rate);
-		margin = 0;
-	}
-	d->have_prev = true;
-	d->prev_end_us = end;
-	d->prev_cause = AUDIO_CAUSE_WORK;
-	d->prev_work_ns = work;
+	audio_judge_call(&d->prev, cur * 1000, now * 1000, end * 1000, period_ns, skipped, lat, &k);
 	/* --explain: from when the cycle was due, the server's part with it */
-	if (__builtin_expect(lat + srv_late > c->run->explain_ns, 0))
-		rtp_explain_note(c->run->ex, -1, 0, mono > lat + srv_late ? mono - lat - srv_late : 0, mono,
+	if (__builtin_expect(k.lat + srv_late > c->run->explain_ns, 0))
+		rtp_explain_note(c->run->ex, -1, 0, mono > k.lat + srv_late ? mono - k.lat - srv_late : 0, mono,
 				 srv_late ? "server late" : "lateness");
-	audio_record_call(c, s, lat, margin, work, mono);
-	if (__builtin_expect(end > next || woken_late, 0)) {
+	audio_record_call(c, s, k.lat, k.margin, k.work, mono);
+	if (__builtin_expect(k.overran, 0)) {
 		uint64_t q = RTP_LD(&d->ov_seq);
 		struct jack_overrun *o = &d->ov[q % OV_RING];
 
 		o->start_us = cur;
 		o->wake_us = now;
 		o->end_us = end;
-		o->deadline_us = next;
+		o->deadline_us = cur + period_ns / 1000;
 		o->missed = (uint32_t)skipped;
-		o->lateness_ns = lat;
-		o->margin_ns = margin;
-		o->cause = audio_overrun_cause(backlog, backlog_cause, now >= next, woken_late, lat, work);
-		if (!backlog && o->cause == AUDIO_CAUSE_LATE_WAKEUP && srv_late > lat) {
+		o->lateness_ns = k.lat;
+		o->margin_ns = k.margin;
+		o->cause = k.cause;
+		if (!k.backlog && o->cause == AUDIO_CAUSE_LATE_WAKEUP && srv_late > k.lat) {
 			/* the server began the cycle late, more than this client woke late */
 			o->cause = AUDIO_CAUSE_SERVER;
-			o->lateness_ns = lat + srv_late;
+			o->lateness_ns = k.lat + srv_late;
 		}
-		d->prev_cause = o->cause;
+		d->prev.cause = o->cause;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
 	return 0;

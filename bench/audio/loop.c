@@ -95,6 +95,36 @@ enum audio_xrun_cause audio_overrun_cause(bool backlog, enum audio_xrun_cause ba
 	return past_deadline || woken_late || lateness_ns >= work_ns ? AUDIO_CAUSE_LATE_WAKEUP : AUDIO_CAUSE_WORK;
 }
 
+void audio_judge_call(struct audio_prev_call *prev, uint64_t due, uint64_t now, uint64_t end,
+		      uint64_t period, uint64_t skipped, uint64_t lat, struct audio_call *k)
+{
+	uint64_t next = due + period;
+	/*
+	 * Was the previous call still working when the first cycle of this
+	 * call (the first missed one, if any) began?  Then any lateness here is
+	 * this call's own backlog.  If not, cycles missed are a wake-up that
+	 * many cycles late (its deadline long gone).
+	 */
+	enum audio_xrun_cause backlog_cause = audio_backlog_cause(prev->work_ns, period, prev->cause);
+
+	k->backlog = prev->have && prev->end_ns > due - skipped * period;
+	k->lat = lat;
+	k->margin = next > now ? next - now : 0;
+	k->work = end > now ? end - now : 0;
+	k->woken_late = skipped && !k->backlog;
+	if (k->woken_late) {
+		k->lat += skipped * period;
+		k->margin = 0;
+	}
+	prev->have = true;
+	prev->end_ns = end;
+	prev->cause = AUDIO_CAUSE_WORK;
+	prev->work_ns = k->work;
+	k->overran = end > next || k->woken_late;
+	k->cause = k->overran ? audio_overrun_cause(k->backlog, backlog_cause, now >= next, k->woken_late,
+						    k->lat, k->work) : AUDIO_CAUSE_WORK;
+}
+
 enum audio_xrun_cause audio_xrun_cause(const struct audio_xrun_facts *f)
 {
 	if (f->by_write) {

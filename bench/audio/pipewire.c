@@ -111,12 +111,11 @@ static void pwb_process(void *arg)
 {
 	struct audio_ctx *c = arg;
 	struct pw_dev *d = c->dev;
-	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), due, next, end, lat, margin, work, units;
+	uint64_t now = rtp_now_ns(CLOCK_MONOTONIC), due, end, units;
 	uint64_t skipped = 0, period_ns, dticks;
 	struct pw_buffer *b = d->f.stream_dequeue_buffer(d->stream);
 	const struct spa_io_position *pos = d->position;
-	enum audio_xrun_cause backlog_cause;
-	bool woken_late, backlog;
+	struct audio_call k;
 	struct audio_step *s;
 	struct pw_time t;
 	uint32_t quantum, rate;
@@ -140,12 +139,11 @@ static void pwb_process(void *arg)
 	}
 	RTP_ST(&d->rate, rate);
 	if (!__atomic_load_n(&d->go, __ATOMIC_ACQUIRE)) {
-		d->have_ticks = d->have_prev = false;
+		d->have_ticks = d->prev.have = false;
 		return;
 	}
 	period_ns = audio_frames_ns(quantum, rate);
 	due = (uint64_t)t.now;
-	next = due + period_ns;
 	dticks = t.ticks - d->last_ticks;
 	if (d->have_ticks && dticks > quantum) {
 		skipped = dticks / quantum - 1 + (dticks % quantum != 0);
@@ -158,45 +156,25 @@ static void pwb_process(void *arg)
 	audio_dsp_run(&c->dsp, units);
 	end = rtp_now_ns(CLOCK_MONOTONIC);
 
-	lat = now > due ? now - due : 0;
 	if (now < due)
 		RTP_ST(&c->early, RTP_LD(&c->early) + 1);
-	margin = next > now ? next - now : 0;
-	work = end - now;
-	/*
-	 * As on JACK (jack.c): the previous call still working when the
-	 * first cycle of this call (the first missed one, if any) began is
-	 * this node's own backlog; else missed cycles are a wake-up that many
-	 * cycles late.  A backlog is the work when the previous call worked
-	 * half a cycle or more, else it has that call's cause.
-	 */
-	backlog = d->have_prev && d->prev_end_ns > due - skipped * period_ns;
-	backlog_cause = audio_backlog_cause(d->prev_work_ns, period_ns, d->prev_cause);
-	woken_late = skipped && !backlog;
-	if (woken_late) {
-		lat += skipped * period_ns;
-		margin = 0;
-	}
-	d->have_prev = true;
-	d->prev_end_ns = end;
-	d->prev_cause = AUDIO_CAUSE_WORK;
-	d->prev_work_ns = work;
-	if (__builtin_expect(lat > c->run->explain_ns, 0))
-		rtp_explain_note(c->run->ex, -1, 0, now - lat, now, "lateness");
-	audio_record_call(c, s, lat, margin, work, now);
-	if (__builtin_expect(end > next || woken_late, 0)) {
+	audio_judge_call(&d->prev, due, now, end, period_ns, skipped, now > due ? now - due : 0, &k);
+	if (__builtin_expect(k.lat > c->run->explain_ns, 0))
+		rtp_explain_note(c->run->ex, -1, 0, now - k.lat, now, "lateness");
+	audio_record_call(c, s, k.lat, k.margin, k.work, now);
+	if (__builtin_expect(k.overran, 0)) {
 		uint64_t q = RTP_LD(&d->ov_seq);
 		struct pw_overrun *o = &d->ov[q % OV_RING];
 
-		o->start_ns = woken_late ? due - skipped * period_ns : due;
+		o->start_ns = k.woken_late ? due - skipped * period_ns : due;
 		o->wake_ns = now;
 		o->end_ns = end;
-		o->deadline_ns = next;
+		o->deadline_ns = due + period_ns;
 		o->missed = (uint32_t)skipped;
-		o->lateness_ns = lat;
-		o->margin_ns = margin;
-		o->cause = audio_overrun_cause(backlog, backlog_cause, now >= next, woken_late, lat, work);
-		d->prev_cause = o->cause;
+		o->lateness_ns = k.lat;
+		o->margin_ns = k.margin;
+		o->cause = k.cause;
+		d->prev.cause = o->cause;
 		__atomic_store_n(&d->ov_seq, q + 1, __ATOMIC_RELEASE);
 	}
 }

@@ -113,10 +113,9 @@ struct pw_dev {
 	int go;				/* atomic: record */
 	int tid;			/* atomic: the data thread, as first seen */
 	uint32_t rate, quantum;		/* atomic: the graph's, at the last call */
-	bool have_ticks, have_prev;
+	bool have_ticks;
 	uint64_t last_ticks;
-	uint64_t prev_end_ns, prev_work_ns;
-	enum audio_xrun_cause prev_cause;
+	struct audio_prev_call prev;	/* the previous call (audio_judge_call) */
 	uint64_t missed_cycles;		/* atomic */
 	uint64_t quantum_changes;	/* atomic */
 	uint64_t time_errors;		/* atomic: calls without the graph's time */

@@ -317,6 +317,30 @@ static void test_overrun_cause(void)
 	   "in time, the work outlasted the margin: the work");
 }
 
+/* A callback backend's call judged: in time, woken cycles late, a backlog. */
+static void test_judge_call(void)
+{
+	struct audio_prev_call p = { 0 };
+	struct audio_call k;
+
+	audio_judge_call(&p, 0, 100, 200, 1000, 0, 100, &k);
+	ok(!k.overran && k.lat == 100 && k.margin == 900 && k.work == 100 && p.have && p.end_ns == 200,
+	   "in time: lateness, margin, work; the call kept as the previous one");
+	/* one cycle missed after a call that ended at 200: woken a cycle late */
+	audio_judge_call(&p, 2000, 2100, 2200, 1000, 1, 100, &k);
+	ok(k.woken_late && !k.backlog && k.overran && k.lat == 1100 && k.margin == 0 &&
+	   k.cause == AUDIO_CAUSE_LATE_WAKEUP, "woken a cycle late: its lateness counts the cycle, margin 0");
+	/* the previous call still working when the missed cycle began (at 2000) */
+	p.end_ns = 2500;
+	p.work_ns = 900;
+	p.cause = AUDIO_CAUSE_LATE_WAKEUP;
+	audio_judge_call(&p, 3000, 3100, 4500, 1000, 1, 100, &k);
+	ok(k.backlog && !k.woken_late && k.overran && k.lat == 100 && k.cause == AUDIO_CAUSE_WORK,
+	   "a backlog after half a cycle's work: the work, lateness not counting the cycle");
+	ok(p.cause == AUDIO_CAUSE_WORK && p.work_ns == 1400,
+	   "the previous call is this one, its cause reset for the caller");
+}
+
 /*
  * A batch device (USB audio, many SoC DMA engines): its pointer moves in
  * period steps.  A synthetic stream, 256 x 2 at 48 kHz (P = 5.33 ms), whose
@@ -682,6 +706,7 @@ int main(void)
 	test_dsp();
 	test_xrun_cause();
 	test_overrun_cause();
+	test_judge_call();
 	test_batch_pointer();
 	test_same_xrun();
 	test_frame_pointer();
