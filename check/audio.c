@@ -344,6 +344,14 @@ void check_usb_autosuspend(const struct rtp_check_ctx *c, struct rtp_check_resul
  */
 struct ktimers {
 	int audio_prio, n, low, kt_prio;
+	/*
+	 * A PipeWire server runs: its timer-driven graph drivers (the dummy
+	 * driver, the null sink, ALSA nodes under timer-based scheduling, their
+	 * default) wake from a timerfd, a soft hrtimer that expires in
+	 * ktimers/N (vm-audio-pipewire.t: a FIFO 90 spinner held its
+	 * Dummy-Driver 99 ms).
+	 */
+	bool pipewire;
 	char list[256];
 	int n_ahead;
 	char ahead[256];		/* RT threads a low ktimers waits behind */
@@ -355,6 +363,8 @@ static int find_ktimers(const struct rtp_check_ctx *c, const char *pid, const ch
 	char stat[1024];
 	int policy, prio;
 
+	if (!strcmp(comm, "pipewire"))
+		t->pipewire = true;
 	if (strncmp(comm, "ktimers/", 8) || !isdigit((unsigned char)comm[8]))
 		return 0;
 	if (readf(c, stat, sizeof(stat), "/proc/%s/stat", pid) || rtp_parse_proc_stat_prio(stat, &policy, &prio))
@@ -370,21 +380,6 @@ static int find_ktimers(const struct rtp_check_ctx *c, const char *pid, const ch
 	if (t->n <= 4)
 		rtp_appendf(t->list, sizeof(t->list), "%s%s %s %d", t->n > 1 ? ", " : "", comm,
 		       policy == 1 ? "FIFO" : policy == 2 ? "RR" : "OTHER", prio);
-	return 0;
-}
-
-/*
- * A PipeWire server: its timer-driven graph drivers (the dummy driver, the
- * null sink, ALSA nodes under timer-based scheduling, their default) wake
- * from a timerfd, a soft hrtimer that expires in ktimers/N
- * (vm-audio-pipewire.t: a FIFO 90 spinner held its Dummy-Driver 99 ms).
- */
-static int find_pipewire(const struct rtp_check_ctx *c, const char *pid, const char *comm, void *arg)
-{
-	(void)c;
-	(void)pid;
-	if (!strcmp(comm, "pipewire"))
-		*(bool *)arg = true;
 	return 0;
 }
 
@@ -409,7 +404,7 @@ static int find_ahead(const struct rtp_check_ctx *c, const char *pid, const char
 void check_ktimers(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 {
 	struct ktimers t = { .audio_prio = c->audio_prio };
-	bool timer_card = false, pipewire = false;
+	bool timer_card = false;
 	struct cards k;
 
 	if (!rt_kernel(c)) {
@@ -435,15 +430,14 @@ void check_ktimers(const struct rtp_check_ctx *c, struct rtp_check_result *r)
 		return;
 	}
 	each_proc(c, find_ahead, &t);
-	each_proc(c, find_pipewire, &pipewire);
-	r->status = timer_card || pipewire ? RTP_CHECK_FAIL : RTP_CHECK_WARN;
+	r->status = timer_card || t.pipewire ? RTP_CHECK_FAIL : RTP_CHECK_WARN;
 	seen(r, "%d timer thread(s) at or below the audio thread's priority %d (%s%s): a timer-driven "
 		"device's period (%s) wakes the audio thread only when ktimers/N runs", t.low,
 	     c->audio_prio, t.list, t.n > 4 ? ", ..." : "",
-	     timer_card && pipewire ? "snd-dummy or snd-aloop here, and PipeWire running: its timer-driven "
+	     timer_card && t.pipewire ? "snd-dummy or snd-aloop here, and PipeWire running: its timer-driven "
 				      "graph drivers wake from a timerfd" :
 	     timer_card ? "snd-dummy or snd-aloop here" :
-	     pipewire ? "PipeWire running here: its timer-driven graph drivers (dummy, null sink, ALSA "
+	     t.pipewire ? "PipeWire running here: its timer-driven graph drivers (dummy, null sink, ALSA "
 			"nodes under timer-based scheduling) wake from a timerfd" :
 	     "snd-dummy, snd-aloop, PipeWire's timer-driven graph drivers; none here");
 	if (t.n_ahead)
