@@ -17,6 +17,17 @@ rtp_load_known() {
 	return 1
 }
 
+# rtp_kbuild_missing: what a kernel build needs and this machine lacks, one
+# "WHAT PACKAGE" a line (a program, or a header under /usr/include, with its
+# Debian package): rtproof bisect's kernel mode and its demo
+rtp_kbuild_missing() {
+	for _t in make:make gcc:gcc flex:flex bison:bison bc:bc; do
+		command -v "${_t%%:*}" >/dev/null || echo "${_t%%:*} ${_t#*:}"
+	done
+	[ -f /usr/include/gelf.h ] || echo "gelf.h libelf-dev"
+	[ -f /usr/include/openssl/opensslv.h ] || echo "openssl/opensslv.h libssl-dev"
+}
+
 # rtp_duration_ok T: the benches' grammar: a number, decimals allowed, with
 # an optional unit ns, us, ms, s, m, min, h or d (a bare number is seconds).
 rtp_duration_ok() {
